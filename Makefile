@@ -1,0 +1,34 @@
+# The two commands a newcomer needs: `make run` and `make test` (see README).
+SHELL := /bin/bash
+PYTHON ?= $(shell command -v python3.10 || command -v python)
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+export TOWN ?= dunkirk
+
+.PHONY: help install test test-knowledge run clean
+
+help:
+	@echo "make run    - set up, train if needed, start the assistant (see README)"
+	@echo "make test   - set up and run every test"
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip wheel "setuptools<70"
+
+# Reinstall whenever the declared or locked dependencies change.
+$(STAMP): $(BIN)/python pyproject.toml requirements.lock
+	$(BIN)/pip install -q -c requirements.lock -e ".[test]"
+	touch $(STAMP)
+
+install: $(STAMP)
+
+test-knowledge: install
+	$(BIN)/python -m pytest tests/knowledge
+
+test: install
+	$(BIN)/python -m pytest
+
+clean:
+	rm -rf $(VENV) models .rasa .pytest_cache .hypothesis

@@ -1,0 +1,355 @@
+"""Strict loading of a town's knowledge folder (format: knowledge/DATA.md).
+
+Anything malformed fails here, at load, with a ``KnowledgeError`` naming the file, the key and the problem:
+an unknown key, a missing citation, a citation to a section that does not exist, a quote that is not in the
+cited text, a bad date, a negative amount, a placeholder naming no parameter.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import replace
+from datetime import date, time
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from .errors import KnowledgeError, NeedsClarification
+from .model import PLACEHOLDER, Citation, Contact, Gap, Paragraph, Parameter, Section, Topic, Town, Value
+
+ROOT = Path(__file__).resolve().parent
+UNITS = {"USD", "dogs", "cats", "animals", "days", "weeks", "months", "years", "feet", "inches",
+         "square_feet", "cubic_feet", "pounds", "hours", "acres", "month_day", "time_of_day", "count"}
+NAME = re.compile(r"^[a-z][a-z0-9_]*(\.[a-z0-9_]+)*$")
+TOWN_KEY = re.compile(r"^[a-z][a-z0-9_-]*$")
+
+
+class _File:
+    """One YAML file being read; every check names this file."""
+
+    def __init__(self, path: Path):
+        self.path = path
+        self.name = str(path.relative_to(ROOT.parent)) if path.is_relative_to(ROOT.parent) else str(path)
+        try:
+            with path.open(encoding="utf-8") as fh:
+                self.data = yaml.safe_load(fh)
+        except FileNotFoundError:
+            raise KnowledgeError(self.name, "-", "file is missing") from None
+        except yaml.YAMLError as exc:
+            raise KnowledgeError(self.name, "-", f"not valid YAML: {exc}") from None
+
+    def fail(self, key: str, problem: str) -> KnowledgeError:
+        return KnowledgeError(self.name, key, problem)
+
+    def mapping(self, value: Any, key: str, required: set[str], optional: set[str] = frozenset()) -> dict:
+        if not isinstance(value, dict):
+            raise self.fail(key, "must be a mapping")
+        unknown = set(value) - required - set(optional)
+        if unknown:
+            raise self.fail(key, f"unknown key(s): {', '.join(sorted(map(str, unknown)))}")
+        missing = required - set(value)
+        if missing:
+            raise self.fail(key, f"missing key(s): {', '.join(sorted(missing))}")
+        return value
+
+    def text(self, value: Any, key: str, allow_empty: bool = False) -> str:
+        if value is None and allow_empty:
+            return ""
+        if not isinstance(value, str) or (not allow_empty and not value.strip()):
+            raise self.fail(key, "must be non-empty text")
+        return value
+
+    def day(self, value: Any, key: str) -> date:
+        if isinstance(value, date):
+            return value
+        try:
+            return date.fromisoformat(str(value))
+        except ValueError:
+            raise self.fail(key, f"not a date (YYYY-MM-DD): {value!r}") from None
+
+    def listing(self, value: Any, key: str) -> list:
+        if value is None:
+            return []
+        if not isinstance(value, list):
+            raise self.fail(key, "must be a list")
+        return value
+
+
+def _norm(text: str) -> str:
+    return " ".join(text.split())
+
+
+# -- sections -------------------------------------------------------------------------------------
+
+def _load_sections(path: Path, code: str) -> tuple[dict[str, Section], dict]:
+    f = _File(path)
+    top = f.mapping(f.data, "(top)", {"document", "sections"})
+    doc = f.mapping(top["document"], "document", {"title", "source", "numbering"},
+                    {"numbering_note", "ocr_corrections"})
+    if doc["numbering"] not in ("official", "derived"):
+        raise f.fail("document.numbering", "must be 'official' or 'derived'")
+    derived = doc["numbering"] == "derived"
+    sections: dict[str, Section] = {}
+    for i, raw in enumerate(f.listing(top["sections"], "sections")):
+        key = f"sections[{i}]"
+        s = f.mapping(raw, key, {"number", "title", "paragraphs"}, {"history", "gap"})
+        number = f.text(str(s["number"]), f"{key}.number")
+        key = f"sections[{number}]"
+        if number in sections:
+            raise f.fail(key, "section number appears twice")
+        paragraphs = []
+        seen_paths: set[str] = set()
+        for j, p in enumerate(f.listing(s["paragraphs"], f"{key}.paragraphs")):
+            p = f.mapping(p, f"{key}.paragraphs[{j}]", {"path", "text"})
+            ppath = f.text(p["path"], f"{key}.paragraphs[{j}].path", allow_empty=True)
+            if ppath in seen_paths:
+                raise f.fail(f"{key}.paragraphs[{j}].path", f"path {ppath!r} appears twice in the section")
+            seen_paths.add(ppath)
+            paragraphs.append(Paragraph(ppath, f.text(p["text"], f"{key}.paragraphs[{j}].text")))
+        if not paragraphs:
+            raise f.fail(f"{key}.paragraphs", "a section needs at least one paragraph")
+        sections[number] = Section(
+            number=number, title=f.text(s["title"], f"{key}.title"), paragraphs=tuple(paragraphs),
+            code=code, derived=derived, history=f.text(s.get("history"), f"{key}.history", True),
+            gap=f.text(s.get("gap"), f"{key}.gap", True))
+    if not sections:
+        raise f.fail("sections", "no sections")
+    corrections = []
+    for i, c in enumerate(f.listing(doc.get("ocr_corrections"), "document.ocr_corrections")):
+        c = f.mapping(c, f"document.ocr_corrections[{i}]", {"section", "was", "now"})
+        if str(c["section"]) not in sections:
+            raise f.fail(f"document.ocr_corrections[{i}].section", f"no section {c['section']!r}")
+        corrections.append({k: str(v) for k, v in c.items()})
+    meta = {"title": doc["title"], "numbering_note": doc.get("numbering_note") or "",
+            "ocr_corrections": tuple(corrections)}
+    return sections, meta
+
+
+def resolve(sections: dict[str, Section], ref: str) -> tuple[Section, str] | None:
+    """Split a reference like "7.02-5(d)(3)a" into its section and paragraph path."""
+    ref = ref.strip()
+    for number in sorted(sections, key=len, reverse=True):
+        if ref.startswith(number):
+            rest = ref[len(number):].strip()
+            if rest and rest[0] not in "([":
+                continue
+            if sections[number].has_path(rest):
+                return sections[number], rest
+    return None
+
+
+def _cite(f: _File, sections: dict[str, Section], raw: Any, key: str) -> Citation:
+    c = f.mapping(raw, key, {"section", "quote"})
+    ref = f.text(str(c["section"]), f"{key}.section")
+    found = resolve(sections, ref)
+    if found is None:
+        raise f.fail(f"{key}.section", f"cites {ref!r}, which is not a section or paragraph of the code")
+    section, path = found
+    quote = f.text(c["quote"], f"{key}.quote")
+    if _norm(quote) not in _norm(section.text_at(path)):
+        raise f.fail(f"{key}.quote", f"quote is not in the text of {ref}: {quote!r}")
+    return Citation(section, path, _norm(quote))
+
+
+# -- parameters -----------------------------------------------------------------------------------
+
+def _check_value(f: _File, unit: str, value: Any, key: str) -> Any:
+    if unit == "month_day":
+        try:
+            date.fromisoformat(f"2000-{value}")
+        except (TypeError, ValueError):
+            raise f.fail(key, f"not a month-day (MM-DD): {value!r}") from None
+        return str(value)
+    if unit == "time_of_day":
+        try:
+            return time.fromisoformat(str(value)).isoformat(timespec="minutes")
+        except ValueError:
+            raise f.fail(key, f"not a time of day (HH:MM): {value!r}") from None
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise f.fail(key, f"must be a number, not {value!r}")
+    if value < 0:
+        raise f.fail(key, f"must not be negative: {value}")
+    return float(value) if unit == "USD" else value
+
+
+def _load_parameters(path: Path, sections: dict[str, Section], into: dict[str, Parameter]) -> None:
+    f = _File(path)
+    if f.data is None:
+        return
+    if not isinstance(f.data, dict):
+        raise f.fail("(top)", "must be a mapping of parameter names")
+    for name, raw in f.data.items():
+        key = str(name)
+        if not NAME.match(key):
+            raise f.fail(key, "parameter names are lowercase dotted words")
+        if key in into:
+            raise f.fail(key, "parameter is defined twice")
+        p = f.mapping(raw, key, {"description", "unit", "reference"}, {"values", "delegated", "note"})
+        unit = p["unit"]
+        if unit not in UNITS:
+            raise f.fail(f"{key}.unit", f"unknown unit {unit!r}; one of {', '.join(sorted(UNITS))}")
+        values = []
+        for i, v in enumerate(f.listing(p.get("values"), f"{key}.values")):
+            v = f.mapping(v, f"{key}.values[{i}]", {"since", "value"})
+            values.append(Value(f.day(v["since"], f"{key}.values[{i}].since"),
+                                _check_value(f, unit, v["value"], f"{key}.values[{i}].value")))
+        if [v.since for v in values] != sorted(v.since for v in values):
+            raise f.fail(f"{key}.values", "values must be in order of their `since` dates")
+        delegated_to, minimum = "", ""
+        if p.get("delegated") is not None:
+            d = f.mapping(p["delegated"], f"{key}.delegated", {"to"}, {"minimum"})
+            delegated_to = f.text(d["to"], f"{key}.delegated.to")
+            minimum = str(d.get("minimum") or "")
+        elif not values:
+            raise f.fail(f"{key}.values", "a parameter the code sets needs at least one value")
+        into[key] = Parameter(
+            name=key, description=f.text(p["description"], f"{key}.description"), unit=unit,
+            values=tuple(values), reference=_cite(f, sections, p["reference"], f"{key}.reference"),
+            delegated_to=delegated_to, minimum=minimum, note=f.text(p.get("note"), f"{key}.note", True))
+
+
+def _apply_fee_schedule(path: Path, params: dict[str, Parameter]) -> None:
+    """The Clerk's fees.yml: amounts for parameters the code delegates (see README, "Updating a fee")."""
+    if not path.exists():
+        return
+    f = _File(path)
+    if f.data is None:
+        return
+    if not isinstance(f.data, dict):
+        raise f.fail("(top)", "must be a mapping of parameter names to amounts")
+    for name, raw in f.data.items():
+        key = str(name)
+        if key not in params:
+            raise f.fail(key, "no such parameter (see the Clerk page 'Fee schedule' for the names)")
+        p = params[key]
+        if not p.delegated_to:
+            raise f.fail(key, f"the code itself sets this amount ({p.reference.label}); it cannot be "
+                              "overridden by the fee schedule")
+        entries = raw if isinstance(raw, list) else [raw]
+        values = list(p.values)
+        for i, e in enumerate(entries):
+            e = f.mapping(e, f"{key}[{i}]", {"value", "since", "source"})
+            values.append(Value(f.day(e["since"], f"{key}[{i}].since"),
+                                _check_value(f, p.unit, e["value"], f"{key}[{i}].value"),
+                                source=f.text(e["source"], f"{key}[{i}].source")))
+        values.sort(key=lambda v: v.since)
+        params[key] = replace(p, values=tuple(values), from_fee_schedule=True)
+
+
+def _check_placeholders(f: _File, text: str, key: str, params: dict[str, Parameter]) -> None:
+    for m in PLACEHOLDER.finditer(text):
+        if m.group(1) not in params:
+            raise f.fail(key, f"placeholder {{{m.group(1)}}} names no parameter")
+
+
+# -- topics, gaps, profile ------------------------------------------------------------------------
+
+def _load_catalogue() -> dict[str, dict]:
+    f = _File(ROOT / "topics.yml")
+    for key, raw in f.data.items():
+        f.mapping(raw, key, {"title", "handler"})
+    return f.data
+
+
+def _load_topics(path: Path, sections, params) -> dict[str, Topic]:
+    f = _File(path)
+    catalogue = _load_catalogue()
+    data = f.mapping(f.data, "(top)", set(catalogue))
+    topics = {}
+    for key, raw in data.items():
+        t = f.mapping(raw, key, {"covered"}, {"summary", "citations", "caveats", "note"})
+        if not isinstance(t["covered"], bool):
+            raise f.fail(f"{key}.covered", "must be true or false")
+        citations = tuple(_cite(f, sections, c, f"{key}.citations[{i}]")
+                          for i, c in enumerate(f.listing(t.get("citations"), f"{key}.citations")))
+        summary = f.text(t.get("summary"), f"{key}.summary", allow_empty=not t["covered"])
+        note = f.text(t.get("note"), f"{key}.note", allow_empty=t["covered"])
+        if t["covered"] and not citations:
+            raise f.fail(f"{key}.citations", "a covered topic needs at least one citation")
+        caveats = tuple(f.text(c, f"{key}.caveats[{i}]") for i, c in enumerate(f.listing(t.get("caveats"), key)))
+        for i, text in enumerate((summary, note, *caveats)):
+            _check_placeholders(f, text, key, params)
+        topics[key] = Topic(key=key, title=catalogue[key]["title"], covered=t["covered"], summary=summary,
+                            citations=citations, caveats=caveats, note=note,
+                            handler=catalogue[key]["handler"])
+    return topics
+
+
+def _load_gaps(path: Path, sections) -> tuple[Gap, ...]:
+    f = _File(path)
+    catalogue = _load_catalogue()
+    gaps = []
+    for i, raw in enumerate(f.listing(f.data, "(top)")):
+        g = f.mapping(raw, f"[{i}]", {"id", "section", "what", "affects"})
+        ref = f.text(str(g["section"]), f"[{i}].section")
+        if resolve(sections, ref) is None:
+            raise f.fail(f"{g['id']}.section", f"{ref!r} is not a section of the code")
+        affects = tuple(f.listing(g["affects"], f"{g['id']}.affects"))
+        for a in affects:
+            if a not in catalogue:
+                raise f.fail(f"{g['id']}.affects", f"unknown topic {a!r}")
+        gaps.append(Gap(f.text(g["id"], f"[{i}].id"), ref, f.text(g["what"], f"{g['id']}.what"), affects))
+    return tuple(gaps)
+
+
+def _contact(f: _File, raw: Any, key: str) -> Contact:
+    c = f.mapping(raw, key, {"name", "phone"}, {"email", "placeholder"})
+    return Contact(f.text(c["name"], f"{key}.name"), f.text(str(c["phone"]), f"{key}.phone"),
+                   f.text(c.get("email"), f"{key}.email", True), bool(c.get("placeholder", False)))
+
+
+def load_town(key: str, root: Path | None = None) -> Town:
+    """Load and check one town's folder; ``root`` is the knowledge folder (tests pass broken copies)."""
+    root = Path(root) if root else ROOT
+    if not isinstance(key, str) or not TOWN_KEY.match(key) or not (root / "towns" / key).is_dir():
+        raise NeedsClarification(f"I don't have the code of a town called {key!r}.", field="town")
+    folder = root / "towns" / key
+    f = _File(folder / "town.yml")
+    t = f.mapping(f.data, "(top)", {"name", "short_name", "county", "state", "timezone", "latitude",
+                                    "longitude", "code_name", "clerk", "office_hours"},
+                  {"fire_department", "website"})
+    try:
+        from zoneinfo import ZoneInfo
+        ZoneInfo(t["timezone"])
+    except Exception:
+        raise f.fail("timezone", f"unknown time zone {t['timezone']!r}") from None
+    for axis, limit in (("latitude", 90), ("longitude", 180)):
+        if not isinstance(t[axis], (int, float)) or abs(t[axis]) > limit:
+            raise f.fail(axis, f"must be a number within ±{limit}")
+    state_sections, _ = _load_sections(ROOT / "state" / "sections.yml", "Wisconsin Statutes")
+    sections, meta = _load_sections(folder / "sections.yml", t["code_name"])
+    all_sections = {**state_sections, **sections}
+    params: dict[str, Parameter] = {}
+    _load_parameters(ROOT / "state" / "parameters.yml", state_sections, params)
+    param_dir = folder / "parameters"
+    for path in sorted(param_dir.glob("*.yml")) if param_dir.is_dir() else []:
+        _load_parameters(path, all_sections, params)
+    for p in params.values():
+        if p.minimum and p.minimum not in params:
+            raise KnowledgeError(f"knowledge/towns/{key}/parameters", f"{p.name}.delegated.minimum",
+                                 f"names no parameter: {p.minimum!r}")
+    _apply_fee_schedule(folder / "fees.yml", params)
+    topics = _load_topics(folder / "topics.yml", all_sections, params)
+    gaps = _load_gaps(folder / "gaps.yml", all_sections)
+    return Town(
+        key=key, name=t["name"], short_name=t["short_name"], county=t["county"], timezone=t["timezone"],
+        latitude=float(t["latitude"]), longitude=float(t["longitude"]),
+        clerk=_contact(f, t["clerk"], "clerk"),
+        fire_department=_contact(f, t["fire_department"], "fire_department") if t.get("fire_department") else None,
+        office_hours=f.text(t["office_hours"], "office_hours", True), code_title=meta["title"],
+        code_name=t["code_name"], numbering_note=meta["numbering_note"],
+        ocr_corrections=meta["ocr_corrections"], sections=all_sections, parameters=params, topics=topics,
+        gaps=gaps)
+
+
+@lru_cache(maxsize=None)
+def town(key: str | None = None) -> Town:
+    """The town named by ``key`` or the ``TOWN`` environment variable (default dunkirk), loaded once."""
+    return load_town(key or os.environ.get("TOWN", "dunkirk"))
+
+
+def town_keys(root: Path | None = None) -> list[str]:
+    return sorted(p.name for p in ((root or ROOT) / "towns").iterdir() if (p / "town.yml").exists())

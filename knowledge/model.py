@@ -1,0 +1,216 @@
+"""The knowledge base's objects: sections, citations, parameters, topics, towns and answers."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import date, time
+from typing import Any
+
+from .errors import KnowledgeError
+
+MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September",
+          "October", "November", "December")
+
+
+@dataclass(frozen=True)
+class Paragraph:
+    path: str
+    text: str
+
+
+@dataclass(frozen=True)
+class Section:
+    number: str
+    title: str
+    paragraphs: tuple[Paragraph, ...]
+    code: str  # the code it belongs to, e.g. "Dunkirk Code" or "Wisconsin Statutes"
+    derived: bool = False  # the number is inferred, not printed in our copy
+    history: str = ""
+    gap: str = ""
+
+    @property
+    def text(self) -> str:
+        return "\n\n".join(p.text for p in self.paragraphs)
+
+    def has_path(self, path: str) -> bool:
+        return path == "" or any(p.path.startswith(path) for p in self.paragraphs)
+
+    def text_at(self, path: str) -> str:
+        """The text of paragraph ``path`` and every paragraph under it (the whole section for "")."""
+        return "\n\n".join(p.text for p in self.paragraphs if p.path.startswith(path))
+
+
+@dataclass(frozen=True)
+class Citation:
+    section: Section
+    path: str
+    quote: str
+
+    @property
+    def ref(self) -> str:
+        return f"{self.section.number}{self.path}"
+
+    @property
+    def label(self) -> str:
+        if self.section.code.startswith("Wisconsin"):
+            return self.ref
+        derived = " (section number derived)" if self.section.derived else ""
+        return f"{self.section.code} {self.ref}{derived}"
+
+    def __str__(self) -> str:
+        return f'{self.label}: "{self.quote}"'
+
+
+@dataclass(frozen=True)
+class Value:
+    since: date
+    value: Any
+    source: str = ""  # for fee-schedule amounts: the resolution or notice that set it
+
+
+@dataclass(frozen=True)
+class Parameter:
+    name: str
+    description: str
+    unit: str
+    values: tuple[Value, ...]
+    reference: Citation
+    delegated_to: str = ""
+    minimum: str = ""  # name of a state-law minimum parameter
+    note: str = ""
+    from_fee_schedule: bool = False
+
+    def at(self, day: date) -> Value | None:
+        """The value in force on ``day``; the earliest known value for days before our copy's dates."""
+        if not self.values:
+            return None
+        current = [v for v in self.values if v.since <= day]
+        return current[-1] if current else self.values[0]
+
+    def format(self, value: Any) -> str:
+        return format_quantity(value, self.unit)
+
+
+def format_quantity(value: Any, unit: str) -> str:
+    """Words a resident reads: "$5.00", "10 days", "April 1", "10:00 p.m."."""
+    if unit == "USD":
+        return f"${value:,.2f}"
+    if unit == "month_day":
+        month, day = (int(x) for x in str(value).split("-"))
+        return f"{MONTHS[month - 1]} {day}"
+    if unit == "time_of_day":
+        t = value if isinstance(value, time) else time.fromisoformat(str(value))
+        hour = t.hour % 12 or 12
+        return f"{hour}:{t.minute:02d} {'a.m.' if t.hour < 12 else 'p.m.'}"
+    words = {"square_feet": "square feet", "cubic_feet": "cubic feet"}.get(unit, unit)
+    number = f"{value:g}" if isinstance(value, float) else str(value)
+    if value == 1 and words.endswith("s"):
+        words = {"feet": "foot", "inches": "inch"}.get(words, words[:-1])
+    return f"{number} {words}"
+
+
+@dataclass(frozen=True)
+class Topic:
+    key: str
+    title: str
+    covered: bool
+    summary: str = ""
+    citations: tuple[Citation, ...] = ()
+    caveats: tuple[str, ...] = ()
+    note: str = ""
+    handler: str | None = None
+
+
+@dataclass(frozen=True)
+class Gap:
+    id: str
+    section: str
+    what: str
+    affects: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Contact:
+    name: str
+    phone: str
+    email: str = ""
+    placeholder: bool = False  # True where we do not yet know the real contact
+
+    def __str__(self) -> str:
+        bits = [self.name, self.phone] + ([self.email] if self.email else [])
+        return ", ".join(b for b in bits if b)
+
+
+@dataclass
+class Town:
+    key: str
+    name: str  # "Town of Dunkirk"
+    short_name: str  # "Dunkirk"
+    county: str
+    timezone: str
+    latitude: float
+    longitude: float
+    clerk: Contact
+    fire_department: Contact | None
+    office_hours: str
+    code_title: str
+    code_name: str  # used in citations: "Dunkirk Code"
+    numbering_note: str = ""
+    ocr_corrections: tuple[dict, ...] = ()
+    sections: dict[str, Section] = field(default_factory=dict)
+    parameters: dict[str, Parameter] = field(default_factory=dict)
+    topics: dict[str, Topic] = field(default_factory=dict)
+    gaps: tuple[Gap, ...] = ()
+
+    def param(self, name: str) -> Parameter:
+        try:
+            return self.parameters[name]
+        except KeyError:
+            raise KnowledgeError(f"knowledge/towns/{self.key}", name, "parameter is not defined") from None
+
+    def has_param(self, name: str) -> bool:
+        return name in self.parameters
+
+    def value(self, name: str, day: date) -> Any:
+        """The value of parameter ``name`` in force on ``day`` (None where the amount is not published)."""
+        v = self.param(name).at(day)
+        return None if v is None else v.value
+
+    def covers(self, topic: str) -> bool:
+        return self.topics[topic].covered
+
+    def gaps_for(self, topic: str) -> list[Gap]:
+        return [g for g in self.gaps if topic in g.affects]
+
+    def contact_line(self) -> str:
+        return f"{self.short_name} Clerk: {self.clerk}" + (f" ({self.office_hours})" if self.office_hours else "")
+
+    def render(self, text: str, day: date) -> str:
+        """Fill ``{parameter.name}`` placeholders with the values in force on ``day``."""
+        def fill(m: re.Match) -> str:
+            p = self.param(m.group(1))
+            v = p.at(day)
+            return "an amount not published in our copy" if v is None else p.format(v.value)
+        return PLACEHOLDER.sub(fill, text)
+
+
+PLACEHOLDER = re.compile(r"\{([a-z0-9_.]+)\}")
+
+
+@dataclass
+class Answer:
+    """What every handler returns: the result first, then how it was reached and where it comes from."""
+
+    topic: str
+    result: str
+    value: Any = None
+    steps: list[str] = field(default_factory=list)
+    citations: list[Citation] = field(default_factory=list)
+    caveats: list[str] = field(default_factory=list)
+    town: str = ""
+    data: dict[str, Any] = field(default_factory=dict)
+
+    def cite(self, citation: Citation) -> None:
+        if all(c.ref != citation.ref or c.quote != citation.quote for c in self.citations):
+            self.citations.append(citation)
