@@ -27,8 +27,11 @@ install: $(STAMP)
 test-knowledge: install
 	$(BIN)/python -m pytest tests/knowledge
 
-test: install
-	$(BIN)/python -m pytest
+# Each area adds its own test target to TEST_TARGETS in mk/<area>.mk; `make test` runs them all.
+TEST_TARGETS := test-knowledge
+include $(sorted $(wildcard mk/*.mk))
+
+test: $(TEST_TARGETS)
 
 clean:
 	rm -rf $(VENV) models .rasa .pytest_cache .hypothesis
