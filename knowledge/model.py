@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from datetime import date, time
+from datetime import date, datetime, time
 from typing import Any
 
 from .errors import KnowledgeError
@@ -214,3 +214,13 @@ class Answer:
     def cite(self, citation: Citation) -> None:
         if all(c.ref != citation.ref or c.quote != citation.quote for c in self.citations):
             self.citations.append(citation)
+
+
+@dataclass(frozen=True)
+class BurningOrder:
+    """The town's no-burning order as the records store holds it (Dunkirk 7.09(4), 7.10(4))."""
+
+    active: bool
+    reason: str = ""
+    since: datetime | None = None
+    set_by: str = ""
