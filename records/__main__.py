@@ -1,0 +1,64 @@
+"""Records commands:
+
+    python -m records purge [--days N] [--dry-run]   delete records past retention (legal holds kept)
+    python -m records hold TABLE ID [--release]       put a record under legal hold (or release it)
+    python -m records create-clerk USERNAME           create a clerk account (password asked twice)
+
+Retention defaults to RECORDS_RETENTION_DAYS or seven years (Wis. Stat. 19.21(4)(b)).
+"""
+
+from __future__ import annotations
+
+import argparse
+import getpass
+import os
+import sys
+
+from . import schema
+from .store import DEFAULT_RETENTION_DAYS, Store
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m records", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = parser.add_subparsers(dest="cmd", required=True)
+    p = sub.add_parser("purge", help="delete records older than the retention period, except legal holds")
+    p.add_argument("--days", type=int,
+                   default=int(os.environ.get("RECORDS_RETENTION_DAYS", DEFAULT_RETENTION_DAYS)))
+    h = sub.add_parser("hold", help="put a record under legal hold")
+    h.add_argument("table", choices=sorted(schema.RETAINED))
+    h.add_argument("id")
+    h.add_argument("--release", action="store_true")
+    c = sub.add_parser("create-clerk", help="create a clerk account")
+    c.add_argument("username")
+    args = parser.parse_args(argv)
+
+    store = Store.from_env()
+    if args.cmd == "purge":
+        result = store.purge(args.days)
+        print(f"purged records created before {result.cutoff.isoformat()}:")
+        for name, n in result.deleted.items():
+            print(f"  {name}: {n} deleted, {result.held[name]} kept under legal hold")
+        return 0
+    if args.cmd == "hold":
+        rid: int | str = int(args.id) if args.id.isdigit() else args.id
+        ok = store.set_legal_hold(args.table, rid, not args.release)
+        print(("released" if args.release else "held") if ok else "no such record")
+        return 0 if ok else 1
+    if args.cmd == "create-clerk":
+        pw = os.environ.get("CLERK_PASSWORD") or getpass.getpass("Password (12+ characters): ")
+        if not os.environ.get("CLERK_PASSWORD") and pw != getpass.getpass("Again: "):
+            print("passwords differ", file=sys.stderr)
+            return 1
+        try:
+            store.create_clerk(args.username, pw)
+        except ValueError as exc:
+            print(exc, file=sys.stderr)
+            return 1
+        print(f"clerk {args.username} created")
+        return 0
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,142 @@
+"""Tables of the records store (SQLAlchemy 1.4 core; created with ``metadata.create_all``, no alembic yet).
+
+Every table a resident's words or a clerk's decision land in has ``created_at`` (UTC) and ``legal_hold``:
+the retention purge (``Store.purge``) deletes rows older than the retention period unless they are held.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+from sqlalchemy import (Boolean, Column, Date, DateTime, Index, Integer, MetaData, String, Table,
+                        Text, UniqueConstraint)
+from sqlalchemy.types import TypeDecorator
+
+
+class UTCDateTime(TypeDecorator):
+    """Aware datetimes in, aware UTC datetimes out; stored as naive UTC so SQLite and PostgreSQL agree."""
+
+    impl = DateTime
+    cache_ok = True
+
+    def process_bind_param(self, value, dialect):
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            raise ValueError("naive datetime given to the records store; pass an aware datetime")
+        return value.astimezone(timezone.utc).replace(tzinfo=None)
+
+    def process_result_value(self, value, dialect):
+        if value is None:
+            return None
+        if isinstance(value, str):  # defensive: SQLite text
+            value = datetime.fromisoformat(value)
+        return value.replace(tzinfo=timezone.utc)
+
+
+metadata = MetaData()
+
+burn_notifications = Table(
+    "burn_notifications", metadata,
+    Column("id", Integer, primary_key=True),
+    Column("reference", String(16), nullable=False, unique=True),
+    Column("town", String(40), nullable=False),
+    Column("name", String(200), nullable=False),
+    Column("address", String(300), nullable=False),
+    Column("phone", String(40), nullable=False),
+    Column("burn_date", Date, nullable=False),
+    Column("location", String(300), nullable=False, default=""),
+    Column("approx_time", String(100), nullable=False, default=""),
+    Column("channel", String(20), nullable=False),
+    Column("conversation_id", String(80), nullable=False, default=""),
+    Column("created_at", UTCDateTime, nullable=False),
+    Column("legal_hold", Boolean, nullable=False, default=False),
+)
+Index("ix_burn_town_date", burn_notifications.c.town, burn_notifications.c.burn_date)
+
+unanswered = Table(
+    "unanswered_questions", metadata,
+    Column("id", Integer, primary_key=True),
+    Column("town", String(40), nullable=False),
+    Column("text", Text, nullable=False),
+    Column("channel", String(20), nullable=False),
+    Column("conversation_id", String(80), nullable=False, default=""),
+    Column("suggestions", Text, nullable=False, default="[]"),  # JSON list of strings
+    Column("created_at", UTCDateTime, nullable=False),
+    Column("legal_hold", Boolean, nullable=False, default=False),
+)
+Index("ix_unanswered_town", unanswered.c.town, unanswered.c.created_at)
+
+burning_orders = Table(
+    "burning_order_history", metadata,
+    Column("id", Integer, primary_key=True),
+    Column("town", String(40), nullable=False),
+    Column("active", Boolean, nullable=False),
+    Column("reason", Text, nullable=False, default=""),
+    Column("set_by", String(120), nullable=False),
+    Column("created_at", UTCDateTime, nullable=False),
+    Column("legal_hold", Boolean, nullable=False, default=False),
+)
+Index("ix_order_town", burning_orders.c.town, burning_orders.c.id)
+
+inbound_sms = Table(
+    "inbound_sms", metadata,
+    Column("id", Integer, primary_key=True),
+    Column("message_sid", String(64), nullable=False, unique=True),
+    Column("from_number", String(40), nullable=False),
+    Column("to_number", String(40), nullable=False),
+    Column("body", Text, nullable=False),
+    Column("reply", Text, nullable=True),
+    Column("created_at", UTCDateTime, nullable=False),
+    Column("replied_at", UTCDateTime, nullable=True),
+    Column("legal_hold", Boolean, nullable=False, default=False),
+)
+
+sms_opt_outs = Table(
+    "sms_opt_outs", metadata,
+    Column("phone", String(40), primary_key=True),
+    Column("opted_out", Boolean, nullable=False),
+    Column("updated_at", UTCDateTime, nullable=False),
+)
+
+conversations = Table(
+    "conversations", metadata,
+    Column("id", String(80), primary_key=True),
+    Column("town", String(40), nullable=False),
+    Column("channel", String(20), nullable=False),
+    Column("created_at", UTCDateTime, nullable=False),
+    Column("legal_hold", Boolean, nullable=False, default=False),
+)
+
+transcript = Table(
+    "transcript_messages", metadata,
+    Column("id", Integer, primary_key=True),
+    Column("conversation_id", String(80), nullable=False),
+    Column("town", String(40), nullable=False),
+    Column("channel", String(20), nullable=False),
+    Column("speaker", String(10), nullable=False),  # "user" | "bot"
+    Column("text", Text, nullable=False),
+    Column("created_at", UTCDateTime, nullable=False),
+    Column("legal_hold", Boolean, nullable=False, default=False),
+)
+Index("ix_transcript_conv", transcript.c.conversation_id, transcript.c.id)
+
+clerks = Table(
+    "clerk_accounts", metadata,
+    Column("id", Integer, primary_key=True),
+    Column("username", String(80), nullable=False),
+    Column("password_hash", String(255), nullable=False),
+    Column("created_at", UTCDateTime, nullable=False),
+    Column("last_login", UTCDateTime, nullable=True),
+    UniqueConstraint("username", name="uq_clerk_username"),
+)
+
+#: Tables the retention purge may delete from (the newest burning-order row per town is always kept).
+RETAINED = {
+    "burn_notifications": burn_notifications,
+    "unanswered_questions": unanswered,
+    "burning_order_history": burning_orders,
+    "inbound_sms": inbound_sms,
+    "transcript_messages": transcript,
+    "conversations": conversations,
+}

@@ -1,0 +1,193 @@
+"""The records store: durability settings, one record per transaction, idempotent SMS, order history,
+clerk passwords and the retention purge that respects legal holds."""
+
+import os
+import re
+import sqlite3
+import threading
+from datetime import date, datetime, timedelta, timezone
+
+import pytest
+
+from knowledge.model import BurningOrder
+from records import Store
+
+NOW = datetime(2026, 11, 30, 15, 0, tzinfo=timezone.utc)
+
+
+@pytest.fixture
+def store(tmp_path):
+    st = Store(f"sqlite:///{tmp_path / 'records.db'}")
+    yield st
+    st.close()
+
+
+def add(store, **kw):
+    fields = dict(town="dunkirk", name="Ann Lee", address="N1234 County Road K", phone="+16085550100",
+                  burn_date=date(2026, 12, 1), location="back field", approx_time="9 a.m.", channel="web",
+                  conversation_id="c1")
+    fields.update(kw)
+    return store.add_burn_notification(**fields)
+
+
+def test_sqlite_runs_in_wal_mode_with_full_sync_and_foreign_keys(store):
+    assert store.pragma("journal_mode").lower() == "wal"
+    assert store.pragma("synchronous") == 2  # FULL
+    assert store.pragma("foreign_keys") == 1
+
+
+def test_from_env_defaults_to_instance_db_under_repo(monkeypatch):
+    monkeypatch.delenv("DATABASE_URL", raising=False)
+    st = Store.from_env()
+    try:
+        assert st.url.endswith("/instance/assistant.db")
+        assert os.path.isabs(st.url[len("sqlite:///"):])
+    finally:
+        st.close()
+
+
+def test_from_env_uses_database_url(monkeypatch, tmp_path):
+    monkeypatch.setenv("DATABASE_URL", f"sqlite:///{tmp_path / 'x.db'}")
+    st = Store.from_env()
+    assert st.url == f"sqlite:///{tmp_path / 'x.db'}"
+    st.close()
+
+
+def test_burn_notification_gets_a_readable_reference_and_is_listed(store):
+    n = add(store)
+    assert re.fullmatch(r"DK-[2-9A-HJ-NP-Z]{5}", n.reference)
+    assert store.list_burn_notifications("dunkirk") == [n]
+    assert store.get_burn_notification(n.reference.lower()) == n
+    assert store.list_burn_notifications("mequon") == []
+    assert add(store, town="mequon").reference.startswith("MQ-")
+
+
+def test_burn_notification_is_committed_before_it_returns(store, tmp_path):
+    n = add(store)
+    # another connection (as another process would) sees it at once
+    con = sqlite3.connect(tmp_path / "records.db")
+    assert con.execute("select reference from burn_notifications").fetchall() == [(n.reference,)]
+    con.close()
+
+
+def test_burn_notifications_filter_by_date(store):
+    a = add(store, burn_date=date(2026, 12, 1))
+    b = add(store, burn_date=date(2026, 12, 5))
+    c = add(store, burn_date=date(2026, 12, 9))
+    assert store.list_burn_notifications("dunkirk", from_date=date(2026, 12, 2)) == [b, c]
+    assert store.list_burn_notifications("dunkirk", to_date=date(2026, 12, 5)) == [a, b]
+    assert store.list_burn_notifications("dunkirk", date(2026, 12, 5), date(2026, 12, 5)) == [b]
+
+
+def test_burn_notification_requires_name_address_phone(store):
+    with pytest.raises(ValueError):
+        add(store, name=" ")
+
+
+def test_unanswered_questions_keep_suggestions(store):
+    q = store.record_unanswered(town="dunkirk", text="can I keep a llama", channel="sms",
+                                conversation_id="sms:ab", suggestions=["livestock", "animal_limits"])
+    assert store.list_unanswered("dunkirk") == [q]
+    assert q.suggestions == ("livestock", "animal_limits")
+
+
+def test_burning_order_current_state_and_history(store):
+    assert store.burning_order("dunkirk") is None
+    store.set_burning_order("dunkirk", True, "Dry conditions", "clerk1", now=NOW)
+    order = store.burning_order("dunkirk")
+    assert isinstance(order, BurningOrder)
+    assert order == BurningOrder(active=True, reason="Dry conditions", since=NOW, set_by="clerk1")
+    store.set_burning_order("dunkirk", False, "Rain", "clerk2", now=NOW + timedelta(days=2))
+    assert store.burning_order("dunkirk").active is False
+    hist = store.order_history("dunkirk")
+    assert [(h.active, h.set_by) for h in hist] == [(False, "clerk2"), (True, "clerk1")]
+    assert store.burning_order("mequon") is None
+    with pytest.raises(ValueError):
+        store.set_burning_order("dunkirk", True, "x", "")
+
+
+def test_inbound_sms_is_idempotent_on_message_sid(store):
+    rec, created = store.save_inbound_sms("SM1", "+16085550100", "+16085550199", "hello")
+    assert created and rec.reply is None
+    store.set_sms_reply("SM1", "Hi there")
+    again, created2 = store.save_inbound_sms("SM1", "+16085550100", "+16085550199", "hello")
+    assert not created2 and again.reply == "Hi there" and again.id == rec.id
+    assert len(store.list_inbound_sms()) == 1
+
+
+def test_inbound_sms_concurrent_retries_store_one_record(store):
+    results = []
+
+    def go():
+        results.append(store.save_inbound_sms("SMX", "+1", "+2", "body")[1])
+
+    threads = [threading.Thread(target=go) for _ in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert results.count(True) == 1
+    assert len(store.list_inbound_sms()) == 1
+
+
+def test_opt_out(store):
+    assert not store.sms_opted_out("+1")
+    store.set_sms_opt_out("+1", True)
+    assert store.sms_opted_out("+1")
+    store.set_sms_opt_out("+1", False)
+    assert not store.sms_opted_out("+1")
+
+
+def test_conversation_ids_and_transcripts(store):
+    cid = store.new_conversation("dunkirk", "web")
+    assert store.conversation_exists(cid) and not store.conversation_exists("made-up")
+    store.log_message(cid, "dunkirk", "web", "user", "<b>hi</b>")
+    store.log_message(cid, "dunkirk", "web", "bot", "Hello")
+    assert [(m.speaker, m.text) for m in store.transcript(cid)] == [("user", "<b>hi</b>"), ("bot", "Hello")]
+
+
+def test_clerk_passwords_are_argon2_hashed(store, tmp_path):
+    store.create_clerk("clerk", "correct horse battery")
+    con = sqlite3.connect(tmp_path / "records.db")
+    (h,) = con.execute("select password_hash from clerk_accounts").fetchone()
+    con.close()
+    assert h.startswith("$argon2id$") and "correct" not in h
+    assert store.verify_clerk("clerk", "correct horse battery").username == "clerk"
+    assert store.verify_clerk("clerk", "wrong password!!") is None
+    assert store.verify_clerk("nobody", "correct horse battery") is None
+    with pytest.raises(ValueError):
+        store.create_clerk("clerk", "another long password")
+    with pytest.raises(ValueError):
+        store.create_clerk("short", "short")
+
+
+def test_purge_deletes_old_records_but_keeps_legal_holds_and_current_order(store):
+    old = NOW - timedelta(days=3000)
+    kept = add(store, now=old)
+    gone = add(store, now=old)
+    recent = add(store, now=NOW)
+    store.set_legal_hold("burn_notifications", kept.reference)
+    store.set_burning_order("dunkirk", True, "dry", "c", now=old)
+    store.set_burning_order("dunkirk", False, "rain", "c", now=old + timedelta(days=1))
+    store.save_inbound_sms("SMold", "+1", "+2", "x", now=old)
+    cid = store.new_conversation("dunkirk", now=old)
+    store.log_message(cid, "dunkirk", "web", "user", "held words", now=old)
+    store.set_legal_hold("conversations", cid)
+    store.log_message("other", "dunkirk", "web", "user", "old words", now=old)
+
+    result = store.purge(2557, now=NOW)
+
+    refs = {n.reference for n in store.list_burn_notifications("dunkirk")}
+    assert refs == {kept.reference, recent.reference} and gone.reference not in refs
+    assert result.deleted["burn_notifications"] == 1 and result.held["burn_notifications"] == 1
+    # the order in force survives even though it is old; the older change goes
+    assert store.burning_order("dunkirk").active is False
+    assert len(store.order_history("dunkirk")) == 1
+    assert store.get_inbound_sms("SMold") is None
+    assert [m.text for m in store.transcript(cid)] == ["held words"]
+    assert store.transcript("other") == []
+
+
+def test_naive_datetimes_are_refused(store):
+    with pytest.raises(Exception):
+        add(store, now=datetime(2026, 1, 1))
