@@ -295,6 +295,26 @@ def _load_gaps(path: Path, sections) -> tuple[Gap, ...]:
     return tuple(gaps)
 
 
+def _load_materials(path: Path, sections) -> dict | None:
+    """Optional materials.yml: words residents use for materials, grouped by the rule that governs them."""
+    if not path.exists():
+        return None
+    f = _File(path)
+    top = f.mapping(f.data, "(top)", {"prohibited", "permit_required", "state_rules"})
+    groups: dict[str, list] = {}
+    for kind in ("prohibited", "permit_required"):
+        groups[kind] = []
+        for i, raw in enumerate(f.listing(top[kind], kind)):
+            g = f.mapping(raw, f"{kind}[{i}]", {"what", "words", "citation"})
+            words = [f.text(w, f"{kind}[{i}].words") for w in f.listing(g["words"], f"{kind}[{i}].words")]
+            groups[kind].append({"what": f.text(g["what"], f"{kind}[{i}].what"), "words": words,
+                                 "citation": _cite(f, sections, g["citation"], f"{kind}[{i}].citation")})
+    s = f.mapping(top["state_rules"], "state_rules", {"words", "citation"})
+    groups["state_rules"] = {"words": [f.text(w, "state_rules.words") for w in f.listing(s["words"], "state_rules")],
+                             "citation": _cite(f, sections, s["citation"], "state_rules.citation")}
+    return groups
+
+
 def _contact(f: _File, raw: Any, key: str) -> Contact:
     c = f.mapping(raw, key, {"name", "phone"}, {"email", "placeholder"})
     return Contact(f.text(c["name"], f"{key}.name"), f.text(str(c["phone"]), f"{key}.phone"),
@@ -334,6 +354,7 @@ def load_town(key: str, root: Path | None = None) -> Town:
     _apply_fee_schedule(folder / "fees.yml", params)
     topics = _load_topics(folder / "topics.yml", all_sections, params)
     gaps = _load_gaps(folder / "gaps.yml", all_sections)
+    materials = _load_materials(folder / "materials.yml", all_sections)
     return Town(
         key=key, name=t["name"], short_name=t["short_name"], county=t["county"], timezone=t["timezone"],
         latitude=float(t["latitude"]), longitude=float(t["longitude"]),
@@ -342,7 +363,7 @@ def load_town(key: str, root: Path | None = None) -> Town:
         office_hours=f.text(t["office_hours"], "office_hours", True), code_title=meta["title"],
         code_name=t["code_name"], numbering_note=meta["numbering_note"],
         ocr_corrections=meta["ocr_corrections"], sections=all_sections, parameters=params, topics=topics,
-        gaps=gaps)
+        gaps=gaps, materials=materials)
 
 
 @lru_cache(maxsize=None)

@@ -82,11 +82,15 @@ class Parameter:
     from_fee_schedule: bool = False
 
     def at(self, day: date) -> Value | None:
-        """The value in force on ``day``; the earliest known value for days before our copy's dates."""
-        if not self.values:
-            return None
+        """The value in force on ``day``, or None where no amount is published for that day.
+
+        A value the code itself sets also answers for days before its `since` (our copies give no adoption
+        dates, so `since` is the date of our copy); a delegated amount answers only from its own date.
+        """
         current = [v for v in self.values if v.since <= day]
-        return current[-1] if current else self.values[0]
+        if current:
+            return current[-1]
+        return self.values[0] if self.values and not self.delegated_to else None
 
     def format(self, value: Any) -> str:
         return format_quantity(value, self.unit)
@@ -162,6 +166,7 @@ class Town:
     parameters: dict[str, Parameter] = field(default_factory=dict)
     topics: dict[str, Topic] = field(default_factory=dict)
     gaps: tuple[Gap, ...] = ()
+    materials: dict | None = None  # materials.yml: what may be burned, by the rule that governs it
 
     def param(self, name: str) -> Parameter:
         try:
@@ -191,7 +196,12 @@ class Town:
         def fill(m: re.Match) -> str:
             p = self.param(m.group(1))
             v = p.at(day)
-            return "an amount not published in our copy" if v is None else p.format(v.value)
+            if v is None:
+                return "an amount not published in our copy"
+            # Money, dates and times read as words; counts stay bare because the text names the unit.
+            if p.unit in ("USD", "month_day", "time_of_day"):
+                return p.format(v.value)
+            return f"{v.value:g}" if isinstance(v.value, float) else str(v.value)
         return PLACEHOLDER.sub(fill, text)
 
 

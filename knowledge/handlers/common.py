@@ -1,0 +1,70 @@
+"""Helpers every handler shares: reading parameters with their citations, gaps, and the clerk's contact."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+from ..errors import NeedsClarification
+from ..model import Answer, Town
+
+
+def use(answer: Answer, town: Town, name: str, day: date) -> Any:
+    """The value of parameter ``name`` on ``day``, citing where it comes from (None if not published)."""
+    p = town.param(name)
+    answer.cite(p.reference)
+    v = p.at(day)
+    if v is not None and v.source:
+        answer.caveats.append(f"{p.description}: {p.format(v.value)} from the Town's fee schedule ({v.source}).")
+    return None if v is None else v.value
+
+
+def fmt(town: Town, name: str, value: Any) -> str:
+    return town.param(name).format(value)
+
+
+def not_covered(town: Town, topic: str, on: date) -> Answer:
+    """The town's code is silent on ``topic``: say so and give the clerk's contact, never borrow a rule."""
+    t = town.topics[topic]
+    answer = Answer(topic=topic, town=town.key,
+                    result=f"{town.name}'s code, as we hold it, does not cover {t.title.lower()}.")
+    if t.note:
+        answer.steps.append(town.render(t.note, on))
+    answer.caveats.append(f"For an answer, ask: {town.contact_line()}.")
+    return answer
+
+
+def add_gaps(answer: Answer, town: Town, topic: str) -> None:
+    for gap in town.gaps_for(topic):
+        text = f"Our copy of the code has a gap: {gap.what}"
+        if text not in answer.caveats:
+            answer.caveats.append(text)
+
+
+def add_contact(answer: Answer, town: Town) -> None:
+    line = f"Questions: {town.contact_line()}."
+    if line not in answer.caveats:
+        answer.caveats.append(line)
+
+
+def whole_count(value: Any, field: str, what: str, low: int = 0, high: int = 1000) -> int:
+    """A count of animals a resident gave, checked: whole, not negative, not absurd."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise NeedsClarification(f"How many {what}? Please give a whole number.", field=field)
+    if value < low:
+        raise NeedsClarification(f"The number of {what} can't be {'negative' if value < 0 else value}. "
+                                 f"How many {what} do you mean?", field=field)
+    if value > high:
+        raise NeedsClarification(f"{value} {what} is more than I can work with. How many {what} do you mean?",
+                                 field=field)
+    return value
+
+
+def a_day(value: Any, field: str) -> date:
+    if not isinstance(value, date):
+        raise NeedsClarification("Which date do you mean?", field=field)
+    return value.date() if hasattr(value, "date") and callable(value.date) else value
+
+
+def plural(n: int, word: str) -> str:
+    return f"{n} {word}" + ("" if n == 1 else "s")

@@ -1,0 +1,122 @@
+"""What the code says: a topic's answer, a section's text, and search over both.
+
+Every topic a town's code is silent on answers "not covered" with the clerk's contact; a topic is never
+answered from another town's code.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from datetime import date
+
+from ..errors import NeedsClarification
+from ..loader import resolve
+from ..model import Answer, Citation, Town
+from .common import a_day, add_contact, add_gaps, not_covered
+
+STOPWORDS = set("""a an and are as at be by can do does for from have how i if in is it its may me my of on or
+our shall so that the their there this to what when where which who will with would you your about any
+code say says section sec town city rule rules tell please""".split())
+
+
+def topic(town: Town, key: str, *, on: date) -> Answer:
+    """What the town's code says on topic ``key`` (a key of knowledge/topics.yml)."""
+    on = a_day(on, "on")
+    if key not in town.topics:
+        raise NeedsClarification("I'm not sure which topic you mean. Could you say it another way?",
+                                 field="topic")
+    t = town.topics[key]
+    if not t.covered:
+        return not_covered(town, key, on)
+    answer = Answer(topic=key, town=town.key, result=town.render(t.summary, on))
+    for c in t.citations:
+        answer.cite(c)
+    answer.caveats.extend(town.render(c, on) for c in t.caveats)
+    add_gaps(answer, town, key)
+    add_contact(answer, town)
+    return answer
+
+
+def _first_sentence(text: str, limit: int = 200) -> str:
+    flat = " ".join(text.split())
+    cut = re.split(r"(?<=[.;:])\s", flat, maxsplit=1)[0]
+    return cut if len(cut) <= limit else flat[:limit].rsplit(" ", 1)[0]
+
+
+def section(town: Town, ref: str) -> Answer:
+    """The text of section or paragraph ``ref`` ("7.02-6", "7.02-5(d)(2)", "58-527")."""
+    cleaned = re.sub(r"(?i)^\s*(sec(tion)?\.?|§)\s*", "", str(ref or "")).strip().rstrip(".?")
+    cleaned = re.sub(r"\s*-\s*", "-", cleaned)
+    found = resolve(town.sections, cleaned) if cleaned else None
+    if found is None or found[0].code not in (town.code_name,):
+        raise NeedsClarification(f"I can't find section {ref!r} in the {town.code_name}. Section numbers look "
+                                 f"like {_example(town)}.", field="section")
+    s, path = found
+    text = s.text_at(path)
+    answer = Answer(topic="section", town=town.key, result=f"{town.code_name} {s.number}{path} — {s.title}",
+                    value=text)
+    answer.steps.append(text)
+    answer.cite(Citation(s, path, _first_sentence(text)))
+    if s.gap:
+        answer.caveats.append(f"Our copy of this section is incomplete: {s.gap}")
+    if s.derived:
+        answer.caveats.append("Section numbers in our copy of this code were stripped; this number is derived "
+                              "from the order and cross-references of the text.")
+    add_contact(answer, town)
+    return answer
+
+
+def _example(town: Town) -> str:
+    own = [n for n, s in town.sections.items() if s.code == town.code_name]
+    return ", ".join(f'"{n}"' for n in own[1:3])
+
+
+def _words(text: str) -> list[str]:
+    out = []
+    for w in re.findall(r"[a-z]+", text.lower()):
+        if w in STOPWORDS or len(w) < 3:
+            continue
+        out.append(re.sub(r"(ies|es|s|ing|ed)$", "", w) if len(w) > 4 else w)
+    return out
+
+
+def search(town: Town, query: str, *, on: date, limit: int = 3) -> Answer:
+    """The best matching sections of the town's code for free text ``query`` (TF-IDF over paragraphs)."""
+    on = a_day(on, "on")
+    terms = _words(query or "")
+    if not terms:
+        raise NeedsClarification("What would you like me to look up in the code?", field="query")
+    own = [s for s in town.sections.values() if s.code == town.code_name]
+    docs = {s.number: Counter(_words(s.title) * 3 + _words(s.text)) for s in own}
+    n = len(docs)
+    df = Counter(t for counts in docs.values() for t in set(counts))
+    avg = sum(sum(c.values()) for c in docs.values()) / max(n, 1)
+    scores = {}
+    for number, counts in docs.items():  # Okapi BM25 (k1 = 1.2, b = 0.75)
+        length = sum(counts.values()) or 1
+        score = 0.0
+        for t in set(terms):
+            if counts[t]:
+                idf = math.log(1 + (n - df[t] + 0.5) / (df[t] + 0.5))
+                score += idf * counts[t] * 2.2 / (counts[t] + 1.2 * (0.25 + 0.75 * length / avg))
+        if score > 0:
+            scores[number] = score
+    best = sorted(scores, key=scores.get, reverse=True)[:limit]
+    if not best:
+        answer = Answer(topic="search", town=town.key,
+                        result=f"I found nothing in the {town.code_name} about \"{query.strip()}\".")
+        answer.caveats.append(f"The code may not cover it. Ask: {town.contact_line()}.")
+        answer.value = []
+        return answer
+    answer = Answer(topic="search", town=town.key, value=best,
+                    result=f"The {town.code_name} sections that best match \"{query.strip()}\": "
+                           + "; ".join(f"{b} {town.sections[b].title}" for b in best) + ".")
+    for b in best:
+        s = town.sections[b]
+        para = max(s.paragraphs, key=lambda p: sum(1 for t in _words(p.text) if t in terms))
+        answer.steps.append(f"{s.number} {s.title}: {_first_sentence(para.text, 240)}")
+        answer.cite(Citation(s, para.path, _first_sentence(para.text)))
+    add_contact(answer, town)
+    return answer

@@ -1,0 +1,148 @@
+"""Run the YAML cases in cases/<topic>/*.yml, in the manner of OpenFisca's YAML tests.
+
+Each case names, in a full sentence, what the law says should happen; the comment above it works the
+arithmetic. A case gives the town, the handler, its input and what to expect:
+
+    - name: A spayed dog licensed on March 31 pays no late fee.
+      town: dunkirk
+      handler: license_cost
+      input: {on: 2026-03-31, dogs: 1, neutered: 1}
+      expect:
+        value.total: 3.00            # a dotted path into the Answer
+        result_contains: ["$3.00"]
+        cites: ["7.02-4"]            # citations whose reference starts with these
+        raises: field                # instead: the handler asks to clarify this field
+
+The test also records every parameter the cases read; test_every_parameter_is_exercised checks the list.
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+from pathlib import Path
+from zoneinfo import ZoneInfo
+
+import pytest
+import yaml
+
+from knowledge import NeedsClarification, handlers, load_town, when
+from knowledge.model import BurningOrder, Town
+
+CASES = Path(__file__).parent / "cases"
+USED: dict[str, set[str]] = {}
+_TOWNS: dict[str, Town] = {}
+
+
+def _all_cases():
+    for path in sorted(CASES.rglob("*.yml")):
+        for case in yaml.safe_load(path.read_text()) or []:
+            yield pytest.param(case, id=f"{path.parent.name}/{path.stem}: {case['name']}")
+
+
+def _town(key: str) -> Town:
+    if key not in _TOWNS:
+        town = load_town(key)
+        seen = USED.setdefault(key, set())
+        original = town.param
+
+        def recording(name, _orig=original, _seen=seen):
+            _seen.add(name)
+            return _orig(name)
+        town.param = recording
+        _TOWNS[key] = town
+    return _TOWNS[key]
+
+
+def _moment(value, town):
+    if isinstance(value, str):
+        return datetime.fromisoformat(value).replace(tzinfo=ZoneInfo(town.timezone)) \
+            if value[:4].isdigit() else value
+    if isinstance(value, datetime):
+        return value.replace(tzinfo=ZoneInfo(town.timezone)) if value.tzinfo is None else value
+    return value
+
+
+def _call(case: dict):
+    town = _town(case["town"])
+    # YAML 1.1 reads a bare `on:` key as the boolean true; in these files it is the date argument `on`.
+    args = {("on" if k is True else k): v for k, v in (case.get("input") or {}).items()}
+    name = case["handler"]
+    if name == "burning":
+        now = _moment(args.pop("now", None), town)
+        at = args.pop("at")
+        args["at"] = when.resolve(at, town, now) if not str(at)[:4].isdigit() else _moment(at, town)
+        if "order" in args:
+            args["order"] = BurningOrder(**args["order"]) if args["order"] else None
+        return handlers.burning(town, **args)
+    if name == "burn_window":
+        if "order" in args:
+            args["order"] = BurningOrder(**args["order"]) if args["order"] else None
+        return handlers.burn_window(town, **args)
+    if name == "topic":
+        return handlers.topic(town, args.pop("key"), **args)
+    if name == "section":
+        return handlers.section(town, args["ref"])
+    if name == "when":
+        moment = when.resolve(args["text"], town, _moment(args["now"], town), prefer=args.get("prefer", "future"))
+        return {"start": moment.start.isoformat(), "kind": moment.kind, "said": moment.said}
+    return getattr(handlers, name)(town, **args)
+
+
+def _get(obj, path: str):
+    for part in path.split("."):
+        if isinstance(obj, dict):
+            obj = obj[part]
+        elif isinstance(obj, (list, tuple)):
+            obj = obj[int(part)]
+        else:
+            obj = getattr(obj, part)
+    return obj
+
+
+@pytest.mark.parametrize("case", list(_all_cases()))
+def test_case(case):
+    expect = case["expect"]
+    if "raises" in expect:
+        with pytest.raises(NeedsClarification) as err:
+            _call(case)
+        assert err.value.field == expect["raises"]
+        return
+    answer = _call(case)
+    for key, wanted in expect.items():
+        if key == "result_contains":
+            for bit in wanted:
+                assert bit in answer.result, f"{bit!r} not in {answer.result!r}"
+        elif key == "steps_contain":
+            joined = " ".join(answer.steps)
+            for bit in wanted:
+                assert bit in joined, f"{bit!r} not in steps {answer.steps!r}"
+        elif key == "caveats_contain":
+            joined = " ".join(answer.caveats)
+            for bit in wanted:
+                assert bit in joined, f"{bit!r} not in caveats {answer.caveats!r}"
+        elif key == "cites":
+            refs = [c.ref for c in answer.citations]
+            for ref in wanted:
+                assert any(r.startswith(ref) for r in refs), f"no citation of {ref} in {refs}"
+        elif key == "said_contains":
+            assert wanted in answer["said"]
+        else:
+            got = _get(answer, key)
+            if isinstance(wanted, float) or isinstance(got, float):
+                assert got == pytest.approx(wanted), f"{key}: {got!r} != {wanted!r}"
+            else:
+                assert got == (wanted.isoformat() if isinstance(wanted, date) and isinstance(got, str)
+                               else wanted), f"{key}: {got!r} != {wanted!r}"
+
+
+def test_every_parameter_is_exercised():
+    """Every parameter of every town is read by at least one case."""
+    for param in _all_cases():
+        try:
+            _call(param.values[0])
+        except NeedsClarification:
+            pass
+    for key in ("dunkirk", "mequon"):
+        town = load_town(key)
+        unused = sorted(set(town.parameters) - USED.get(key, set()))
+        assert not unused, f"{key}: parameters no case exercises: {unused}"

@@ -1,0 +1,123 @@
+"""The strict loader: a malformed knowledge base fails at load, naming the file, the key and the problem."""
+
+import shutil
+from pathlib import Path
+
+import pytest
+import yaml
+
+import knowledge
+from knowledge import KnowledgeError, NeedsClarification, load_town
+from knowledge.loader import ROOT
+
+
+@pytest.fixture
+def kb(tmp_path) -> Path:
+    """A private copy of the knowledge folder to break."""
+    root = tmp_path / "knowledge"
+    shutil.copytree(ROOT, root, ignore=shutil.ignore_patterns("*.py", "__pycache__"))
+    return root
+
+
+def edit(path: Path, change) -> None:
+    data = yaml.safe_load(path.read_text())
+    change(data)
+    path.write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True))
+
+
+def fails(kb, file_part, key_part, problem_part):
+    with pytest.raises(KnowledgeError) as err:
+        load_town("dunkirk", root=kb)
+    e = err.value
+    assert file_part in e.file and key_part in e.key and problem_part in e.problem, str(e)
+
+
+def test_both_towns_load_cleanly():
+    for key in knowledge.town_keys():
+        town = load_town(key)
+        assert town.sections and town.parameters and town.topics
+
+
+def test_an_unknown_key_in_a_parameter_is_named(kb):
+    edit(kb / "towns/dunkirk/parameters/license.yml", lambda d: d["dog_license.late_fee"].update(colour="red"))
+    fails(kb, "parameters/license.yml", "dog_license.late_fee", "unknown key(s): colour")
+
+
+def test_a_missing_citation_is_named(kb):
+    edit(kb / "towns/dunkirk/parameters/license.yml", lambda d: d["dog_license.late_fee"].pop("reference"))
+    fails(kb, "parameters/license.yml", "dog_license.late_fee", "missing key(s): reference")
+
+
+def test_a_citation_to_a_missing_section_is_named(kb):
+    edit(kb / "towns/dunkirk/parameters/license.yml",
+         lambda d: d["dog_license.late_fee"]["reference"].update(section="7.99"))
+    fails(kb, "parameters/license.yml", "dog_license.late_fee.reference.section", "not a section")
+
+
+def test_a_quote_not_in_the_cited_text_is_named(kb):
+    edit(kb / "towns/dunkirk/parameters/license.yml",
+         lambda d: d["dog_license.late_fee"]["reference"].update(quote="a late fee of Ten Dollars ($10.00)"))
+    fails(kb, "parameters/license.yml", "dog_license.late_fee.reference.quote", "quote is not in the text")
+
+
+def test_a_bad_date_is_named(kb):
+    edit(kb / "towns/dunkirk/parameters/license.yml",
+         lambda d: d["dog_license.late_fee"]["values"][0].update(since="2026-13-45"))
+    fails(kb, "parameters/license.yml", "dog_license.late_fee.values[0].since", "not a date")
+
+
+def test_a_negative_amount_is_named(kb):
+    edit(kb / "towns/dunkirk/parameters/license.yml",
+         lambda d: d["dog_license.late_fee"]["values"][0].update(value=-5))
+    fails(kb, "parameters/license.yml", "dog_license.late_fee.values[0].value", "must not be negative")
+
+
+def test_an_unknown_unit_is_named(kb):
+    edit(kb / "towns/dunkirk/parameters/license.yml", lambda d: d["dog_license.late_fee"].update(unit="euros"))
+    fails(kb, "parameters/license.yml", "dog_license.late_fee.unit", "unknown unit")
+
+
+def test_a_topic_missing_from_a_town_is_named(kb):
+    edit(kb / "towns/dunkirk/topics.yml", lambda d: d.pop("barking"))
+    fails(kb, "topics.yml", "(top)", "missing key(s): barking")
+
+
+def test_a_placeholder_naming_no_parameter_is_named(kb):
+    edit(kb / "towns/dunkirk/topics.yml",
+         lambda d: d["barking"].update(summary="Wait {no_such.parameter} days.", covered=True))
+    fails(kb, "topics.yml", "barking", "placeholder {no_such.parameter} names no parameter")
+
+
+def test_a_fee_schedule_cannot_override_an_amount_the_code_sets(kb):
+    (kb / "towns/dunkirk/fees.yml").write_text(
+        "dog_license.late_fee:\n  value: 10\n  since: 2027-01-01\n  source: Resolution 1\n")
+    fails(kb, "fees.yml", "dog_license.late_fee", "the code itself sets this amount")
+
+
+def test_a_broken_yaml_file_is_named(kb):
+    (kb / "towns/dunkirk/gaps.yml").write_text("- id: [unclosed\n")
+    fails(kb, "gaps.yml", "-", "not valid YAML")
+
+
+def test_an_unknown_town_is_a_question_to_clarify():
+    with pytest.raises(NeedsClarification) as err:
+        load_town("springfield")
+    assert err.value.field == "town"
+
+
+def test_the_clerks_fee_schedule_sets_the_local_amounts(kb):
+    """README "Updating a fee": the Clerk's amounts replace the state minimum from their date on."""
+    (kb / "towns/dunkirk/fees.yml").write_text(
+        "dog_license.tax.neutered:\n  value: 10.00\n  since: 2027-01-01\n  source: Board resolution 2026-14\n"
+        "dog_license.tax.unneutered:\n  value: 15.00\n  since: 2027-01-01\n  source: Board resolution 2026-14\n"
+        "dog_license.administrative_fee:\n  value: 2.50\n  since: 2027-01-01\n  source: Board resolution 2026-14\n")
+    from datetime import date
+    from knowledge import handlers
+    town = load_town("dunkirk", root=kb)
+    # 2027: $10 + $5 late + $2.50 administrative = $17.50, exact.
+    late = handlers.license_cost(town, on=date(2027, 5, 1), dogs=1, neutered=1)
+    assert late.value["total"] == 17.50 and late.value["exact"] is True
+    assert any("Board resolution 2026-14" in c for c in late.caveats)
+    # Before the resolution takes effect, the state minimum still applies.
+    before = handlers.license_cost(town, on=date(2026, 2, 1), dogs=1, neutered=1)
+    assert before.value["total"] == 3.00 and before.value["exact"] is False
