@@ -34,11 +34,19 @@ class Section:
         return "\n\n".join(p.text for p in self.paragraphs)
 
     def has_path(self, path: str) -> bool:
-        return path == "" or any(p.path.startswith(path) for p in self.paragraphs)
+        return path == "" or any(_under(p.path, path) for p in self.paragraphs)
 
     def text_at(self, path: str) -> str:
         """The text of paragraph ``path`` and every paragraph under it (the whole section for "")."""
-        return "\n\n".join(p.text for p in self.paragraphs if p.path.startswith(path))
+        return "\n\n".join(p.text for p in self.paragraphs if _under(p.path, path))
+
+
+def _under(path: str, parent: str) -> bool:
+    """Is ``path`` the paragraph ``parent`` or one under it? ("b.1" is not under "b.10", nor "b.10" under "b.1")."""
+    if not path.startswith(parent):
+        return False
+    rest = path[len(parent):]
+    return not (rest and parent and parent[-1].isalnum() and rest[0].isalnum())
 
 
 @dataclass(frozen=True)
@@ -107,6 +115,8 @@ def format_quantity(value: Any, unit: str) -> str:
         t = value if isinstance(value, time) else time.fromisoformat(str(value))
         hour = t.hour % 12 or 12
         return f"{hour}:{t.minute:02d} {'a.m.' if t.hour < 12 else 'p.m.'}"
+    if unit == "count":
+        return f"{value:g}" if isinstance(value, float) else str(value)
     words = {"square_feet": "square feet", "cubic_feet": "cubic feet"}.get(unit, unit)
     number = f"{value:g}" if isinstance(value, float) else str(value)
     if value == 1 and words.endswith("s"):
@@ -192,16 +202,27 @@ class Town:
         return f"{self.short_name} Clerk: {self.clerk}" + (f" ({self.office_hours})" if self.office_hours else "")
 
     def render(self, text: str, day: date) -> str:
-        """Fill ``{parameter.name}`` placeholders with the values in force on ``day``."""
+        """Fill ``{parameter.name}`` placeholders with the values in force on ``day``.
+
+        The unit is written out ("5 months") unless the text already names it right after the placeholder
+        ("{x} months old") or the unit is a bare count.
+        """
         def fill(m: re.Match) -> str:
             p = self.param(m.group(1))
             v = p.at(day)
             if v is None:
                 return "an amount not published in our copy"
-            # Money, dates and times read as words; counts stay bare because the text names the unit.
+            words = p.format(v.value)
             if p.unit in ("USD", "month_day", "time_of_day"):
-                return p.format(v.value)
-            return f"{v.value:g}" if isinstance(v.value, float) else str(v.value)
+                return words
+            number, _, unit = words.partition(" ")
+            following = text[m.end():].lstrip().lower()
+            stem = p.unit.replace("_", " ").rstrip("s")
+            names_unit = following.startswith(stem) or (unit and following.startswith(unit)) or \
+                re.match(r"or (more|fewer|less)\b", following)
+            if p.unit == "count" or names_unit:
+                return number
+            return words
         return PLACEHOLDER.sub(fill, text)
 
 
