@@ -330,7 +330,7 @@ def load_town(key: str, root: Path | None = None) -> Town:
     f = _File(folder / "town.yml")
     t = f.mapping(f.data, "(top)", {"name", "short_name", "county", "state", "timezone", "latitude",
                                     "longitude", "code_name", "clerk", "office_hours"},
-                  {"fire_department", "website"})
+                  {"fire_department", "website", "scope"})
     try:
         from zoneinfo import ZoneInfo
         ZoneInfo(t["timezone"])
@@ -355,6 +355,9 @@ def load_town(key: str, root: Path | None = None) -> Town:
     topics = _load_topics(folder / "topics.yml", all_sections, params)
     gaps = _load_gaps(folder / "gaps.yml", all_sections)
     materials = _load_materials(folder / "materials.yml", all_sections)
+    if "scope" not in t:
+        raise f.fail("scope", "missing: cite the words that say what the code covers")
+    scope = _cite(f, all_sections, t["scope"], "scope")
     return Town(
         key=key, name=t["name"], short_name=t["short_name"], county=t["county"], timezone=t["timezone"],
         latitude=float(t["latitude"]), longitude=float(t["longitude"]),
@@ -363,7 +366,7 @@ def load_town(key: str, root: Path | None = None) -> Town:
         office_hours=f.text(t["office_hours"], "office_hours", True), code_title=meta["title"],
         code_name=t["code_name"], numbering_note=meta["numbering_note"],
         ocr_corrections=meta["ocr_corrections"], sections=all_sections, parameters=params, topics=topics,
-        gaps=gaps, materials=materials)
+        gaps=gaps, materials=materials, scope=scope)
 
 
 @lru_cache(maxsize=None)

@@ -177,6 +177,7 @@ class Town:
     topics: dict[str, Topic] = field(default_factory=dict)
     gaps: tuple[Gap, ...] = ()
     materials: dict | None = None  # materials.yml: what may be burned, by the rule that governs it
+    scope: Citation | None = None  # the words that say what the code covers
 
     def param(self, name: str) -> Parameter:
         try:

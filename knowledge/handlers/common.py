@@ -28,6 +28,9 @@ def not_covered(town: Town, topic: str, on: date) -> Answer:
     t = town.topics[topic]
     answer = Answer(topic=topic, town=town.key,
                     result=f"{town.name}'s code, as we hold it, does not cover {t.title.lower()}.")
+    if town.scope is not None:
+        answer.steps.append(f"The {town.code_name} we hold covers {town.scope.quote}.")
+        answer.cite(town.scope)
     if t.note:
         answer.steps.append(town.render(t.note, on))
     answer.caveats.append(f"For an answer, ask: {town.contact_line()}.")
