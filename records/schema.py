@@ -106,6 +106,10 @@ conversations = Table(
     Column("channel", String(20), nullable=False),
     Column("created_at", UTCDateTime, nullable=False),
     Column("legal_hold", Boolean, nullable=False, default=False),
+    # the buttons the bot last offered (JSON [{"title", "payload"}]): the only "/" payloads the front sends
+    Column("offered", Text, nullable=False, default="[]"),
+    # SMS: the pages of the last reply not yet sent (JSON list), given one by one on "MORE"
+    Column("pending_pages", Text, nullable=False, default="[]"),
 )
 
 transcript = Table(

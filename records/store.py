@@ -347,6 +347,46 @@ class Store:
                                                         created_at=now or utcnow(), legal_hold=False))
         return cid
 
+    def ensure_conversation(self, conversation_id: str, town: str, channel: str,
+                            now: datetime | None = None) -> None:
+        """Create the conversation row if missing (SMS conversations are keyed by a hash of the number)."""
+        if self.conversation_exists(conversation_id):
+            return
+        try:
+            with self.engine.begin() as conn:
+                conn.execute(insert(s.conversations).values(id=conversation_id, town=town, channel=channel,
+                                                            created_at=now or utcnow(), legal_hold=False))
+        except IntegrityError:
+            pass
+
+    def set_offered(self, conversation_id: str, buttons: list[dict]) -> None:
+        """Remember the buttons the bot just offered (the allow-list for the next payload)."""
+        t = s.conversations
+        with self.engine.begin() as conn:
+            conn.execute(update(t).where(t.c.id == conversation_id).values(offered=json.dumps(buttons)))
+
+    def offered(self, conversation_id: str) -> list[dict]:
+        t = s.conversations
+        with self.engine.connect() as conn:
+            raw = conn.execute(select(t.c.offered).where(t.c.id == conversation_id)).scalar()
+        return json.loads(raw or "[]")
+
+    def set_pending_pages(self, conversation_id: str, pages: list[str]) -> None:
+        t = s.conversations
+        with self.engine.begin() as conn:
+            conn.execute(update(t).where(t.c.id == conversation_id).values(pending_pages=json.dumps(pages)))
+
+    def pop_pending_page(self, conversation_id: str) -> str | None:
+        """The next unsent page of the last reply, removed from the queue; None if there is none."""
+        t = s.conversations
+        with self.engine.begin() as conn:
+            raw = conn.execute(select(t.c.pending_pages).where(t.c.id == conversation_id)).scalar()
+            pages = json.loads(raw or "[]")
+            if not pages:
+                return None
+            conn.execute(update(t).where(t.c.id == conversation_id).values(pending_pages=json.dumps(pages[1:])))
+        return pages[0]
+
     def conversation_exists(self, conversation_id: str) -> bool:
         t = s.conversations
         with self.engine.connect() as conn:

@@ -191,3 +191,15 @@ def test_purge_deletes_old_records_but_keeps_legal_holds_and_current_order(store
 def test_naive_datetimes_are_refused(store):
     with pytest.raises(Exception):
         add(store, now=datetime(2026, 1, 1))
+
+
+def test_offered_buttons_and_pending_pages(store):
+    store.ensure_conversation("sms:abc", "dunkirk", "sms")
+    store.ensure_conversation("sms:abc", "dunkirk", "sms")
+    assert store.offered("sms:abc") == []
+    store.set_offered("sms:abc", [{"title": "Barking", "payload": "/ask_barking"}])
+    assert store.offered("sms:abc")[0]["payload"] == "/ask_barking"
+    store.set_pending_pages("sms:abc", ["p2", "p3"])
+    assert store.pop_pending_page("sms:abc") == "p2"
+    assert store.pop_pending_page("sms:abc") == "p3"
+    assert store.pop_pending_page("sms:abc") is None

@@ -1,0 +1,73 @@
+"""A stand-in for Rasa's REST channel on loopback, for tests that must not need the trained model."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+LONG = ("Dog licenses run from January 1 to December 31. " * 12).strip()
+
+
+def reply_for(message: str) -> list[dict]:
+    m = message.lower()
+    if message == "/ask_barking" or "barking" in m:
+        return [{"text": "Dunkirk Code 7.02-6 covers barking: \"(1) Habitually barks\"."}]
+    if "topics" in m or "help me" in m:
+        return [{"text": "Which topic?", "buttons": [
+            {"title": "Barking dogs", "payload": "/ask_barking"},
+            {"title": "Dog licenses", "payload": "/ask_license_cost"}]}]
+    if "xss" in m:
+        return [{"text": "<img src=x onerror=alert(1)><script>alert(2)</script>"}]
+    if "long" in m:
+        return [{"text": LONG}]
+    if "slow" in m:
+        time.sleep(5)
+        return [{"text": "too late"}]
+    if "nothing" in m:
+        return []
+    if "unicode" in m:
+        return [{"text": "It\u2019s \u201cfine\u201d \u2014 caf\u00e9 \U0001f525"}]
+    return [{"text": f"You said: {message}"}]
+
+
+class FakeRasa:
+    def __init__(self):
+        self.received: list[dict] = []
+        outer = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self):  # noqa: N802
+                length = int(self.headers.get("Content-Length") or 0)
+                body = json.loads(self.rfile.read(length) or b"{}")
+                outer.received.append(body)
+                data = json.dumps(reply_for(body.get("message", ""))).encode()
+                try:
+                    self.send_response(200)
+                    self.send_header("Content-Type", "application/json")
+                    self.send_header("Content-Length", str(len(data)))
+                    self.end_headers()
+                    self.wfile.write(data)
+                except (BrokenPipeError, ConnectionResetError):
+                    pass
+
+            def log_message(self, *args):
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server.daemon_threads = True
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+
+    def __enter__(self):
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.server.shutdown()
+        self.server.server_close()
+
+    @property
+    def messages(self) -> list[str]:
+        return [r.get("message") for r in self.received]

@@ -1,0 +1,166 @@
+"""The clerk quick reference: login, CSRF, rate limit, pages, calculators, order, CSV."""
+
+import csv
+import io
+import re
+from datetime import date
+
+import pytest
+
+from conftest import CLERK_PW
+
+PAGES = ["/clerk/", "/clerk/code", "/clerk/code?q=barking", "/clerk/code/7.02-6", "/clerk/calc/license",
+         "/clerk/calc/quarantine", "/clerk/calc/burning", "/clerk/burns", "/clerk/burns?all=1", "/clerk/burns.csv",
+         "/clerk/order", "/clerk/unanswered", "/clerk/fees", "/clerk/sms", "/clerk/records"]
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_anonymous_clerk_pages_redirect_to_login(client, path):
+    r = client.get(path)
+    assert r.status_code == 302
+    assert r.headers["Location"].startswith("/clerk/login?next=")
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_clerk_pages_render(clerk_client, path):
+    r = clerk_client.get(path)
+    assert r.status_code == 200, r.data[:500]
+    assert r.headers["Cache-Control"] == "no-store"
+
+
+def test_login_form_requires_csrf_token(make_app, store):
+    store.create_clerk("ann", CLERK_PW)
+    c = make_app().test_client()  # CSRF on
+    r = c.post("/clerk/login", data={"username": "ann", "password": CLERK_PW})
+    assert r.status_code == 400
+    page = c.get("/clerk/login").get_data(as_text=True)
+    token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page).group(1)
+    r = c.post("/clerk/login", data={"username": "ann", "password": CLERK_PW, "csrf_token": token})
+    assert r.status_code == 302 and r.headers["Location"] == "/clerk/"
+
+
+def test_order_form_requires_csrf_token(make_app, store):
+    store.create_clerk("ann", CLERK_PW)
+    c = make_app().test_client()
+    page = c.get("/clerk/login").get_data(as_text=True)
+    token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page).group(1)
+    c.post("/clerk/login", data={"username": "ann", "password": CLERK_PW, "csrf_token": token})
+    r = c.post("/clerk/order", data={"action": "set", "reason": "dry"})
+    assert r.status_code == 400
+    assert store.burning_order("dunkirk") is None
+
+
+def test_wrong_password_and_rate_limit(make_app, store):
+    store.create_clerk("ann", CLERK_PW)
+    c = make_app(WTF_CSRF_ENABLED=False).test_client()
+    codes = [c.post("/clerk/login", data={"username": "ann", "password": "wrong password"}).status_code
+             for _ in range(7)]
+    assert codes[:5] == [401] * 5 and codes[5:] == [429, 429]
+    assert b"Traceback" not in c.post("/clerk/login", data={"username": "ann", "password": "x"}).data
+
+
+def test_login_does_not_redirect_off_site(make_app, store):
+    store.create_clerk("ann", CLERK_PW)
+    c = make_app(WTF_CSRF_ENABLED=False).test_client()
+    r = c.post("/clerk/login?next=//evil.example/x", data={"username": "ann", "password": CLERK_PW})
+    assert r.headers["Location"] == "/clerk/"
+
+
+def test_session_cookie_flags(make_app, store):
+    store.create_clerk("ann", CLERK_PW)
+    c = make_app(WTF_CSRF_ENABLED=False, SESSION_COOKIE_SECURE=True).test_client()
+    r = c.post("/clerk/login", data={"username": "ann", "password": CLERK_PW})
+    cookie = r.headers["Set-Cookie"]
+    assert "HttpOnly" in cookie and "Secure" in cookie and "SameSite=Lax" in cookie
+
+
+def test_logout(clerk_client):
+    r = clerk_client.post("/clerk/logout")
+    assert r.status_code == 302
+    assert clerk_client.get("/clerk/").status_code == 302
+
+
+def test_set_and_clear_order_keeps_history(clerk_client, store):
+    r = clerk_client.post("/clerk/order", data={"action": "set", "reason": "Dry and windy"})
+    assert r.status_code == 302
+    order = store.burning_order("dunkirk")
+    assert order.active and order.set_by == "ann" and order.reason == "Dry and windy"
+    clerk_client.post("/clerk/order", data={"action": "clear", "reason": "Rain"})
+    assert store.burning_order("dunkirk").active is False
+    page = clerk_client.get("/clerk/order").get_data(as_text=True)
+    assert "Dry and windy" in page and "Rain" in page
+    assert clerk_client.post("/clerk/order", data={"action": "set", "reason": ""}).status_code == 200
+    assert len(store.order_history("dunkirk")) == 2
+
+
+def test_burn_list_filter_and_csv(clerk_client, store):
+    store.add_burn_notification(town="dunkirk", name="Ann Lee", address="N1234 County Road K", phone="+16085550100",
+                                burn_date=date(2026, 11, 30), location="field", approx_time="9 a.m.",
+                                channel="sms", conversation_id="c")
+    store.add_burn_notification(town="dunkirk", name="=HYPERLINK(\"x\")", address="1 Main St", phone="+1",
+                                burn_date=date(2026, 12, 20), location="", approx_time="", channel="web",
+                                conversation_id="c")
+    store.add_burn_notification(town="dunkirk", name="Old Burn", address="2 Main St", phone="+1",
+                                burn_date=date(2026, 1, 2), channel="web")
+    page = clerk_client.get("/clerk/burns").get_data(as_text=True)
+    assert "Ann Lee" in page and "Old Burn" not in page  # today and upcoming by default
+    page = clerk_client.get("/clerk/burns?from=2026-12-01&to=2026-12-31").get_data(as_text=True)
+    assert "Ann Lee" not in page and "1 Main St" in page
+    assert "Ann Lee" in clerk_client.get("/clerk/").get_data(as_text=True)  # today's list on the overview
+    r = clerk_client.get("/clerk/burns.csv?all=1")
+    assert r.mimetype == "text/csv" and "attachment" in r.headers["Content-Disposition"]
+    rows = list(csv.DictReader(io.StringIO(r.get_data(as_text=True))))
+    assert len(rows) == 3
+    assert [x["name"] for x in rows if x["address"] == "1 Main St"] == ["'=HYPERLINK(\"x\")"]
+    assert clerk_client.get("/clerk/burns?from=yesterday").status_code == 400
+
+
+def test_xss_in_records_is_shown_literally(clerk_client, store):
+    payload = "<script>alert(1)</script>"
+    store.record_unanswered(town="dunkirk", text=payload, channel="web", suggestions=[payload])
+    page = clerk_client.get("/clerk/unanswered").get_data(as_text=True)
+    assert payload not in page and "&lt;script&gt;alert(1)&lt;/script&gt;" in page
+    q = clerk_client.get("/clerk/code?q=" + payload).get_data(as_text=True)
+    assert payload not in q
+
+
+def test_code_search_finds_sections(clerk_client):
+    page = clerk_client.get("/clerk/code?q=rabies").get_data(as_text=True)
+    assert "<mark>" in page.lower() and "7.02-5" in page
+
+
+def test_fees_page_shows_sources(clerk_client):
+    page = clerk_client.get("/clerk/fees").get_data(as_text=True)
+    assert "Where the amount comes from" in page and "$" in page
+
+
+def test_calculators_show_steps_and_citations(clerk_client):
+    r = clerk_client.post("/clerk/calc/license", data={"on": "2026-03-01", "dogs": "1", "neutered": "1",
+                                                       "service_dogs": "0"})
+    page = r.get_data(as_text=True)
+    assert r.status_code == 200 and "Answer" in page and "Citations" in page, page[-3000:]
+    r = clerk_client.post("/clerk/calc/quarantine", data={"incident": "2026-11-25", "today": "2026-11-30",
+                                                          "kind": "bite", "animal": "dog", "vaccinated": "yes"})
+    assert "Citations" in r.get_data(as_text=True)
+    r = clerk_client.post("/clerk/calc/burning", data={"day": "2026-11-30", "at": "23:30", "material": ""})
+    assert "Citations" in r.get_data(as_text=True)
+
+
+def test_burning_calculator_uses_the_order_in_force(clerk_client, store):
+    store.set_burning_order("dunkirk", True, "Drought emergency", "ann")
+    r = clerk_client.post("/clerk/calc/burning", data={"day": "2026-11-30", "at": "12:00", "material": ""})
+    assert "Drought emergency" in r.get_data(as_text=True) or "order" in r.get_data(as_text=True).lower()
+
+
+def test_create_clerk_command(app, store):
+    runner = app.test_cli_runner()
+    result = runner.invoke(args=["create-clerk", "bob", "--password", "another long password"])
+    assert result.exit_code == 0, result.output
+    assert store.verify_clerk("bob", "another long password")
+    result = runner.invoke(args=["create-clerk", "carl", "--password", "short"])
+    assert result.exit_code != 0
+
+
+def test_purge_command(app, store):
+    result = app.test_cli_runner().invoke(args=["purge", "--days", "3650"])
+    assert result.exit_code == 0 and "burn_notifications" in result.output

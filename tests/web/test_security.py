@@ -1,0 +1,46 @@
+"""Headers, limits and error pages for every kind of malformed request."""
+
+
+def test_security_headers(client):
+    r = client.get("/chat")
+    csp = r.headers["Content-Security-Policy"]
+    assert "default-src 'self'" in csp and "frame-ancestors 'none'" in csp and "'unsafe-inline'" not in csp
+    assert r.headers["X-Content-Type-Options"] == "nosniff"
+    assert r.headers["Referrer-Policy"] == "same-origin"
+
+
+def test_hsts_when_public_url_is_https(client):
+    assert "Strict-Transport-Security" in client.get("/chat").headers
+
+
+def test_oversized_request_gets_413(client):
+    r = client.post("/chat/api/message", data="x" * (64 * 1024), content_type="application/json")
+    assert r.status_code == 413
+    r = client.post("/clerk/login", data={"username": "x" * 70000, "password": "y"})
+    assert r.status_code == 413
+
+
+def test_unknown_page_is_404_without_trace(client):
+    r = client.get("/nope")
+    assert r.status_code == 404 and b"Traceback" not in r.data
+
+
+def test_wrong_method_is_405(client):
+    assert client.get("/sms").status_code == 405
+    assert client.put("/chat").status_code == 405
+
+
+def test_unhandled_error_shows_no_trace(make_app):
+    app = make_app()
+    app.config["PROPAGATE_EXCEPTIONS"] = False
+
+    @app.get("/boom")
+    def boom():
+        raise RuntimeError("secret detail")
+
+    r = app.test_client().get("/boom")
+    assert r.status_code == 500 and b"secret detail" not in r.data and b"Traceback" not in r.data
+
+
+def test_healthz(client):
+    assert client.get("/healthz").get_json() == {"ok": True}

@@ -1,0 +1,154 @@
+"""The SMS webhook: Twilio signature, idempotency on MessageSid, keywords, GSM-7 paging, Rasa down."""
+
+import re
+import time
+import xml.etree.ElementTree as ET
+
+from conftest import PUBLIC, TOKEN, dead_port, sign
+
+from web.text import gsm7_length, is_gsm7
+
+
+def reply(resp) -> str | None:
+    assert resp.status_code == 200, resp.data
+    assert resp.mimetype == "application/xml"
+    root = ET.fromstring(resp.data)
+    assert root.tag == "Response"
+    msg = root.find("Message")
+    return None if msg is None else msg.text
+
+
+def test_valid_signature_gets_twiml_reply(sms, store, fake_rasa):
+    text = reply(sms("hello"))
+    assert text == "You said: hello"
+    sent = fake_rasa.received[-1]
+    assert sent["metadata"] == {"channel": "sms"}
+    assert re.fullmatch(r"sms:[0-9a-f]{24}", sent["sender"]) and "608" not in sent["sender"]
+    assert len(store.list_inbound_sms()) == 1
+
+
+def test_invalid_signature_is_refused_and_nothing_stored(client, store):
+    params = {"From": "+16085550100", "To": "+1", "Body": "hi", "MessageSid": "SMbad"}
+    r = client.post("/sms", data=params, headers={"X-Twilio-Signature": sign("/sms", params, "wrong-token")})
+    assert r.status_code == 403
+    assert store.list_inbound_sms() == []
+
+
+def test_missing_signature_is_refused(sms, store):
+    assert sms("hi", signature=False).status_code == 403
+    assert store.list_inbound_sms() == []
+
+
+def test_tampered_body_fails_signature(client):
+    params = {"From": "+16085550100", "To": "+1", "Body": "hi", "MessageSid": "SMt"}
+    sig = sign("/sms", params)
+    params["Body"] = "changed"
+    assert client.post("/sms", data=params, headers={"X-Twilio-Signature": sig}).status_code == 403
+
+
+def test_no_token_configured_refuses_everything(make_app):
+    c = make_app(TWILIO_AUTH_TOKEN="").test_client()
+    params = {"From": "+1", "To": "+2", "Body": "hi", "MessageSid": "SM1"}
+    assert c.post("/sms", data=params, headers={"X-Twilio-Signature": sign("/sms", params)}).status_code == 403
+
+
+def test_duplicate_message_sid_gets_same_reply_without_second_record(sms, store, fake_rasa):
+    first = reply(sms("hello once", sid="SMdup"))
+    n = len(fake_rasa.received)
+    second = reply(sms("hello once", sid="SMdup"))
+    assert first == second
+    assert len(fake_rasa.received) == n  # not sent to Rasa again
+    assert len(store.list_inbound_sms()) == 1
+
+
+def test_stop_start_help(sms, store, fake_rasa):
+    stop = reply(sms("STOP"))
+    assert "unsubscribed" in stop and "START" in stop
+    n = len(fake_rasa.received)
+    assert reply(sms("can I burn today")) is None  # opted out: no reply...
+    assert len(fake_rasa.received) == n
+    assert store.list_inbound_sms()[0].body == "can I burn today"  # ...but stored for the clerk
+    help_ = reply(sms("help"))
+    assert "STOP" in help_ and "Clerk" in help_ and len(help_) <= 320
+    start = reply(sms("Start"))
+    assert "subscribed again" in start
+    assert reply(sms("hello")) == "You said: hello"
+
+
+def test_yes_only_opts_in_when_opted_out(sms):
+    assert reply(sms("yes")) == "You said: yes"
+
+
+def test_long_replies_are_paged_and_more_gives_the_rest(sms):
+    first = reply(sms("something long"))
+    assert gsm7_length(first) <= 320 and first.endswith("Reply MORE for the rest")
+    pages = [first]
+    for _ in range(5):
+        nxt = reply(sms("more"))
+        pages.append(nxt)
+        if not nxt.endswith("Reply MORE for the rest"):
+            break
+    assert all(gsm7_length(p) <= 320 and is_gsm7(p) for p in pages)
+    joined = " ".join(p.replace(" Reply MORE for the rest", "") for p in pages)
+    assert joined.count("Dog licenses run from January 1") == 12
+    assert "everything" in reply(sms("more"))
+
+
+def test_replies_are_gsm7(sms):
+    text = reply(sms("unicode"))
+    assert is_gsm7(text)
+    assert text.startswith("It's \"fine\" - caf")
+
+
+def test_buttons_become_numbered_choices(sms, fake_rasa):
+    text = reply(sms("show me topics"))
+    assert "Reply 1 for Barking dogs, 2 for Dog licenses." in text
+    reply(sms("1"))
+    assert fake_rasa.messages[-1] == "/ask_barking"
+    reply(sms("/ask_license_cost"))
+    assert fake_rasa.messages[-1] == "ask_license_cost"
+
+
+def test_rasa_down_replies_fast_with_fire_department_and_keeps_message(make_app, store):
+    app = make_app(RASA_URL=f"http://127.0.0.1:{dead_port()}")
+    c = app.test_client()
+    params = {"From": "+16085550100", "To": "+1", "Body": "I want to burn brush tomorrow", "MessageSid": "SMdown"}
+    t0 = time.monotonic()
+    r = c.post("/sms", data=params, headers={"X-Twilio-Signature": sign("/sms", params)})
+    assert time.monotonic() - t0 < 15
+    text = reply(r)
+    assert "fire department" in text and len(text) <= 320
+    assert store.get_inbound_sms("SMdown").body == "I want to burn brush tomorrow"
+
+
+def test_rasa_slow_replies_within_budget(make_app):
+    c = make_app(RASA_TIMEOUT=1.0).test_client()
+    params = {"From": "+1608", "To": "+1", "Body": "slow", "MessageSid": "SMslow"}
+    t0 = time.monotonic()
+    text = reply(c.post("/sms", data=params, headers={"X-Twilio-Signature": sign("/sms", params)}))
+    assert time.monotonic() - t0 < 5 and "fire department" in text
+
+
+def test_missing_fields_get_400_and_oversized_body_413(client):
+    params = {"Body": "hi"}
+    assert client.post("/sms", data=params, headers={"X-Twilio-Signature": sign("/sms", params)}).status_code == 400
+    big = {"From": "+1", "To": "+2", "Body": "x" * 40000, "MessageSid": "SMbig"}
+    r = client.post("/sms", data=big, headers={"X-Twilio-Signature": sign("/sms", big)})
+    assert r.status_code == 413
+
+
+def test_sms_never_answers_429(sms):
+    codes = {sms(f"hello {i}").status_code for i in range(40)}
+    assert codes == {200}
+
+
+def test_signature_uses_query_string(client):
+    params = {"From": "+1", "To": "+2", "Body": "hi", "MessageSid": "SMq"}
+    r = client.post("/sms?town=x", data=params,
+                    headers={"X-Twilio-Signature": RequestValidatorSig(PUBLIC + "/sms?town=x", params)})
+    assert r.status_code == 200
+
+
+def RequestValidatorSig(url, params):  # noqa: N802
+    from twilio.request_validator import RequestValidator
+    return RequestValidator(TOKEN).compute_signature(url, params)

@@ -1,0 +1,156 @@
+"""The residents' chat: a standalone page, an embeddable widget (one script tag), the JSON API the page
+talks to, and public pages for each code section (where citations link)."""
+
+from __future__ import annotations
+
+import logging
+
+from flask import Blueprint, abort, current_app, jsonify, render_template, request, url_for
+
+from . import contacts, get_store, get_town
+from .rasa import PAYLOAD, BotMessage, Button, RasaUnavailable, clean_user_text, send
+from .text import segments
+
+log = logging.getLogger(__name__)
+
+bp = Blueprint("chat", __name__)
+api = Blueprint("chat_api", __name__, url_prefix="/chat/api")
+
+MAX_TEXT = 500
+
+#: Suggested first questions: sent as the resident's own words (never as an intent).
+STARTERS = [
+    ("Dog license cost", "How much is a dog license?"),
+    ("Can I burn today?", "Can I burn brush today?"),
+    ("A dog bit someone", "A dog bit someone. What happens now?"),
+    ("Notify a burn", "I want to notify the fire department of a burn"),
+]
+
+
+def section_numbers() -> tuple[str, ...]:
+    try:
+        return tuple(get_town().sections)
+    except Exception:  # no links rather than no answer
+        log.exception("knowledge base did not load")
+        return ()
+
+
+def section_href(number: str) -> str:
+    return url_for("chat.section", number=number)
+
+
+def render_messages(messages: list[BotMessage]) -> list[dict]:
+    nums = section_numbers()
+    return [{"parts": segments(m.text, nums, section_href), "text": m.text,
+             "buttons": [b.as_dict() for b in m.buttons]} for m in messages]
+
+
+def unavailable_message() -> BotMessage:
+    clerk, fire = contacts()
+    try:
+        who = get_town().contact_line()
+    except Exception:
+        who = f"Town Clerk: {clerk}"
+    return BotMessage(text=("Sorry, the assistant is not answering right now. Please try again in a few minutes, "
+                            f"or contact the {who}. To notify the fire department of a burn, call {fire}."))
+
+
+def greeting() -> BotMessage:
+    try:
+        name = get_town().name
+    except Exception:
+        log.exception("knowledge base did not load")
+        name = "town"
+    return BotMessage(
+        text=(f"Hello! I answer questions about the {name}'s animal and open-burning ordinances, "
+              "and I take burn notifications. Type a question or choose a topic."),
+        buttons=[Button(title, text) for title, text in STARTERS])
+
+
+# ---- pages -------------------------------------------------------------------------------------------
+
+
+@bp.get("/")
+@bp.get("/chat")
+def page():
+    embed = request.args.get("embed") == "1"
+    return render_template("chat/page.html", town=get_town(), embed=embed)
+
+
+@bp.get("/widget.js")
+def widget():
+    resp = current_app.send_static_file("widget.js")
+    resp.headers["Access-Control-Allow-Origin"] = "*"
+    resp.headers["Cache-Control"] = "public, max-age=3600"
+    return resp
+
+
+@bp.get("/code/")
+def code_index():
+    t = get_town()
+    return render_template("chat/code_index.html", town=t, sections=list(t.sections.values()))
+
+
+@bp.get("/code/<path:number>")
+def section(number: str):
+    t = get_town()
+    sec = t.sections.get(number)
+    if sec is None:
+        abort(404, "No such section in our copy of the code.")
+    gaps = [g for g in t.gaps if g.section.split("(")[0] == number]
+    return render_template("chat/section.html", town=t, section=sec, gaps=gaps)
+
+
+# ---- API ---------------------------------------------------------------------------------------------
+
+
+@api.post("/start")
+def start():
+    store = get_store()
+    cid = store.new_conversation(current_app.config["TOWN"], "web")
+    hello = greeting()
+    store.set_offered(cid, [b.as_dict() for b in hello.buttons])
+    store.log_message(cid, current_app.config["TOWN"], "web", "bot", hello.text)
+    return jsonify({"conversation_id": cid, "messages": render_messages([hello])})
+
+
+@api.post("/message")
+def message():
+    data = request.get_json(silent=True)
+    if not isinstance(data, dict):
+        abort(400, "Send JSON with conversation_id and text.")
+    cid = data.get("conversation_id")
+    store = get_store()
+    if not isinstance(cid, str) or len(cid) > 80 or not store.conversation_exists(cid):
+        abort(400, "Unknown conversation; start a new one.")
+    town = current_app.config["TOWN"]
+
+    if "payload" in data:
+        payload = data.get("payload")
+        chosen = next((b for b in store.offered(cid) if b.get("payload") == payload), None)
+        if not isinstance(payload, str) or chosen is None:
+            abort(400, "That choice is no longer offered.")
+        shown = chosen.get("title", "")
+        to_rasa = payload if PAYLOAD.match(payload) else clean_user_text(payload)
+    else:
+        raw = data.get("text")
+        if not isinstance(raw, str):
+            abort(400, "Send the question as text.")
+        if len(raw) > MAX_TEXT:
+            abort(400, f"Please keep questions under {MAX_TEXT} characters.")
+        shown = raw.strip()
+        to_rasa = clean_user_text(raw)
+    store.log_message(cid, town, "web", "user", shown)
+    if not to_rasa:
+        replies = [BotMessage(text="Please type a question in words.")]
+    else:
+        try:
+            replies = send(current_app.config["RASA_URL"], cid, to_rasa, {"channel": "web", "town": town},
+                           current_app.config["RASA_TIMEOUT"])
+        except RasaUnavailable:
+            replies = [unavailable_message()]
+    store.set_offered(cid, [b.as_dict() for m in replies for b in m.buttons])
+    for m in replies:
+        if m.text:
+            store.log_message(cid, town, "web", "bot", m.text)
+    return jsonify({"conversation_id": cid, "messages": render_messages(replies)})

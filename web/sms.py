@@ -1,0 +1,162 @@
+"""The SMS webhook, Twilio conventions: form POST (From, To, Body, MessageSid), X-Twilio-Signature checked,
+TwiML reply. Every message is stored by MessageSid before anything else; a retry gets the same reply."""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import time
+
+from flask import Blueprint, Response, abort, current_app, request
+from twilio.request_validator import RequestValidator
+from twilio.twiml.messaging_response import MessagingResponse
+
+from . import contacts, get_store, get_town
+from .rasa import PAYLOAD, RasaUnavailable, clean_user_text, send
+from .text import sms_pages, to_gsm7
+
+log = logging.getLogger(__name__)
+
+bp = Blueprint("sms", __name__)
+
+STOP_WORDS = {"STOP", "STOPALL", "UNSUBSCRIBE", "CANCEL", "END", "QUIT", "OPTOUT", "REVOKE"}
+START_WORDS = {"START", "UNSTOP", "OPTIN"}  # and YES, but only from an opted-out number
+HELP_WORDS = {"HELP", "INFO"}
+MORE_WORDS = {"MORE", "NEXT"}
+
+
+def sender_id(phone: str) -> str:
+    """The Rasa sender for a phone number: a keyed hash, so the number is not the conversation id."""
+    key = current_app.config["SECRET_KEY"]
+    return "sms:" + hashlib.sha256(f"{key}|{phone}".encode()).hexdigest()[:24]
+
+
+def twiml(text: str | None) -> Response:
+    resp = MessagingResponse()
+    if text:
+        resp.message(text)
+    return Response(str(resp), mimetype="application/xml")
+
+
+def signature_ok() -> bool:
+    token = current_app.config["TWILIO_AUTH_TOKEN"]
+    signature = request.headers.get("X-Twilio-Signature", "")
+    if not token or not signature:
+        return False
+    base = current_app.config["PUBLIC_URL"].rstrip("/")
+    if not base:
+        return False
+    url = base + request.full_path if request.query_string else base + request.path
+    return RequestValidator(token).validate(url, request.form.to_dict(flat=True), signature)
+
+
+def help_text() -> str:
+    t = get_town()
+    fire = f" Burn notifications: {t.fire_department.phone}." if t.fire_department else ""
+    text = (f"{t.short_name} ordinance assistant: ask about dogs, animals or open burning. "
+            f"Clerk: {t.clerk.phone}.{fire} Msg&data rates may apply. Reply STOP to opt out.")
+    return sms_pages(text)[0]
+
+
+def stop_text() -> str:
+    return to_gsm7(f"You are unsubscribed from {get_town().short_name} ordinance assistant messages and will "
+                   "receive no more. Reply START to resubscribe.")
+
+
+def start_text() -> str:
+    return to_gsm7(f"You are subscribed again to the {get_town().short_name} ordinance assistant. "
+                   "Reply HELP for help, STOP to opt out.")
+
+
+def unavailable_text() -> str:
+    clerk, fire = contacts()
+    return sms_pages(f"Sorry, the assistant can't answer right now. To notify the fire department of a burn, "
+                     f"call {fire}. Your message is saved for the Clerk ({clerk}).")[0]
+
+
+@bp.post("/sms")
+def inbound():
+    if not signature_ok():
+        abort(403, "Invalid or missing signature.")
+    form = request.form
+    sid, from_, to, body = (form.get("MessageSid", ""), form.get("From", ""), form.get("To", ""),
+                            form.get("Body", ""))
+    if not sid or not from_ or len(sid) > 64:
+        abort(400, "MessageSid and From are required.")
+    store = get_store()
+    record, created = store.save_inbound_sms(sid, from_, to, body)  # stored before anything else
+    if not created:
+        return twiml(_reply_of_first_attempt(sid))
+    try:
+        reply = answer(from_, body)
+    except Exception:  # the resident still gets an answer within Twilio's 15 s; the message stays stored
+        log.exception("SMS %s: could not answer", sid)
+        reply = unavailable_text()
+    store.set_sms_reply(sid, reply or "")
+    return twiml(reply)
+
+
+def _reply_of_first_attempt(sid: str) -> str | None:
+    """A retried webhook: the reply the first attempt gave (waiting briefly if it is still being worked on).
+    The message is never sent to Rasa twice."""
+    store = get_store()
+    deadline = time.monotonic() + current_app.config["SMS_DUPLICATE_WAIT"]
+    while True:
+        rec = store.get_inbound_sms(sid)
+        if rec and rec.reply is not None:
+            return rec.reply or None
+        if time.monotonic() >= deadline:
+            return unavailable_text()
+        time.sleep(0.2)
+
+
+def answer(from_: str, body: str) -> str | None:
+    """The reply text (None: send no message)."""
+    store = get_store()
+    town = current_app.config["TOWN"]
+    cid = sender_id(from_)
+    store.ensure_conversation(cid, town, "sms")
+    word = body.strip().strip(".!").upper()
+    store.log_message(cid, town, "sms", "user", body)
+    if word in STOP_WORDS:
+        store.set_sms_opt_out(from_, True)
+        return _log(cid, stop_text())
+    if word in START_WORDS or (word == "YES" and store.sms_opted_out(from_)):
+        store.set_sms_opt_out(from_, False)
+        return _log(cid, start_text())
+    if word in HELP_WORDS:
+        return _log(cid, help_text())
+    if store.sms_opted_out(from_):
+        return None  # opted out: keep the message for the clerk, send nothing
+    if word in MORE_WORDS:
+        page = store.pop_pending_page(cid)
+        return _log(cid, page or to_gsm7("That was everything. Ask another question any time."))
+
+    offered = store.offered(cid)
+    if word.isdigit() and 1 <= int(word) <= len(offered):
+        payload = offered[int(word) - 1]["payload"]
+        message = payload if PAYLOAD.match(payload) else clean_user_text(payload)
+    else:
+        message = clean_user_text(body)
+    if not message:
+        return _log(cid, help_text())
+    try:
+        replies = send(current_app.config["RASA_URL"], cid, message, {"channel": "sms"},
+                       current_app.config["RASA_TIMEOUT"])
+    except RasaUnavailable:
+        store.set_offered(cid, [])
+        store.set_pending_pages(cid, [])
+        return _log(cid, unavailable_text())
+    buttons = [b for m in replies for b in m.buttons][:9]
+    text = "\n".join(m.text for m in replies if m.text)
+    if buttons:
+        text += "\nReply " + ", ".join(f"{i} for {b.title}" for i, b in enumerate(buttons, 1)) + "."
+    pages = sms_pages(text)
+    store.set_offered(cid, [b.as_dict() for b in buttons])
+    store.set_pending_pages(cid, pages[1:])
+    return _log(cid, pages[0])
+
+
+def _log(cid: str, text: str) -> str:
+    get_store().log_message(cid, current_app.config["TOWN"], "sms", "bot", text)
+    return text
