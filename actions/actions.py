@@ -1,0 +1,5 @@
+"""Entry point of the action package (rasa run actions --actions actions)."""
+from .answers import (ActionAnswer, ActionClarify, ActionGreet, ActionHandoff, ActionHelp, ActionMore,  # noqa: F401
+                      ActionOutOfScope)
+from .forms import (ActionAskBurnConfirmed, ActionCancelForm, ActionLicenseAnswer, ActionStartBurn,  # noqa: F401
+                    ActionSubmitBurn, ValidateBurnForm, ValidateLicenseForm)

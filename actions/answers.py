@@ -1,0 +1,206 @@
+"""Single questions: one intent -> one handler in knowledge/ -> one message."""
+from __future__ import annotations
+
+import logging
+from typing import Any, Dict, List, Text
+
+import yaml
+from pathlib import Path
+from rasa_sdk import Action, Tracker
+from rasa_sdk.events import SlotSet
+from rasa_sdk.executor import CollectingDispatcher
+
+from knowledge import NeedsClarification, handlers, when
+from knowledge.model import Answer
+
+from . import common
+from .numbers import count_value
+
+log = logging.getLogger(__name__)
+TOPICS = yaml.safe_load((Path(__file__).resolve().parents[1] / "knowledge" / "topics.yml").read_text())
+
+
+def topic_title(intent: str) -> str:
+    key = intent[4:] if intent.startswith("ask_") else intent
+    if key in TOPICS:
+        return TOPICS[key]["title"]
+    return {"notify_burn": "Notify the fire department of a burn", "ask_section": "Read a section of the code"
+            }.get(intent, key.replace("_", " "))
+
+
+def animals_counted(tracker: Tracker) -> dict[str, int]:
+    """{"dog": 2, "cat": 1} from "2 dogs and a cat": each count goes with the animal after it."""
+    ents = sorted(tracker.latest_message.get("entities", []), key=lambda e: e.get("start", 0))
+    out: dict[str, int] = {}
+    pending = None
+    for e in ents:
+        if e["entity"] == "count":
+            pending = count_value(str(e["value"]))
+        elif e["entity"] in ("animal", "service_dog"):
+            kind = "dog" if e["entity"] == "service_dog" else str(e["value"]).lower()
+            if pending is not None:
+                out[kind] = out.get(kind, 0) + pending
+                pending = None
+    return out
+
+
+def answer_for(intent: str, tracker: Tracker, t, now) -> Answer:
+    key = intent[4:]
+    today = now.date()
+    if intent == "ask_section":
+        ref = common.entity(tracker, "section")
+        if ref:
+            return handlers.section(t, ref)
+        return handlers.search(t, common.text_of(tracker), on=today)
+    if intent == "ask_animal_limits":
+        counted = animals_counted(tracker)
+        if counted.get("dog") is not None or counted.get("cat") is not None:
+            return handlers.animal_limits(t, on=today, dogs=counted.get("dog"), cats=counted.get("cat"))
+    if intent in ("ask_quarantine", "ask_bites"):
+        said = common.when_text(tracker)
+        if said:
+            incident = common.entity(tracker, "incident") or "bite"
+            animal = common.entity(tracker, "animal") or "dog"
+            vacc = common.entity(tracker, "vaccinated")
+            return handlers.quarantine(
+                t, incident=when.parse_day(said, t, now=now, prefer="past"), today=today,
+                kind="exposure" if incident == "exposure" else "bite",
+                animal=animal if animal in ("dog", "cat") else "other",
+                vaccinated=None if vacc is None else vacc == "vaccinated")
+    if intent in ("ask_can_burn", "ask_burning_hours") or (
+            intent == "ask_prohibited_materials" and common.entity(tracker, "material")):
+        said = common.when_text(tracker)
+        if said or intent == "ask_can_burn":
+            at = when.resolve(said, t, now=now) if said else now
+            return handlers.burning(t, at=at, order=common.burning_order(t),
+                                    material=common.entity(tracker, "material"))
+    if intent == "ask_prohibited_materials" and common.entity(tracker, "material"):
+        return handlers.burning(t, at=now, order=common.burning_order(t),
+                                material=common.entity(tracker, "material"))
+    return handlers.topic(t, key, on=today)
+
+
+class ActionAnswer(Action):
+    """Answers any ask_<topic> intent with the topic's handler."""
+
+    def name(self) -> Text:
+        return "action_answer"
+
+    async def run(self, dispatcher: CollectingDispatcher, tracker: Tracker,
+                  domain: Dict[Text, Any]) -> List[Dict[Text, Any]]:
+        intent = common.intent_of(tracker)
+        t = common.town()
+        if not intent.startswith("ask_"):
+            intent = "ask_" + intent if ("ask_" + intent)[4:] in TOPICS else intent
+        try:
+            if intent == "notify_burn":
+                answer = handlers.topic(t, "burn_notification", on=common.now(t).date())
+            else:
+                answer = answer_for(intent, tracker, t, common.now(t))
+        except NeedsClarification as exc:
+            common.send_text(dispatcher, tracker, exc.message if hasattr(exc, "message") else str(exc))
+            return []
+        return common.send(dispatcher, tracker, answer)
+
+
+class ActionMore(Action):
+    """SMS "more": the next page of the last answer."""
+
+    def name(self) -> Text:
+        return "action_more"
+
+    async def run(self, dispatcher, tracker, domain):
+        pages = tracker.get_slot("sms_more") or []
+        if not pages:
+            common.send_text(dispatcher, tracker, "That's all I have on that. Ask me another question any time.")
+            return [SlotSet("sms_more", None)]
+        dispatcher.utter_message(text=pages[0])
+        return [SlotSet("sms_more", pages[1:] or None)]
+
+
+def _contact(t) -> str:
+    return t.contact_line()
+
+
+class ActionGreet(Action):
+    def name(self) -> Text:
+        return "action_greet"
+
+    async def run(self, dispatcher, tracker, domain):
+        t = common.town()
+        common.send_text(dispatcher, tracker,
+                         f"Hi! I answer questions about the {t.name}'s code: dog licenses, animal rules"
+                         + (", open burning and burn notifications" if t.topics["burning_rules"].covered else "")
+                         + ". Each answer cites the section it comes from. What would you like to know?")
+        return []
+
+
+class ActionHelp(Action):
+    def name(self) -> Text:
+        return "action_help"
+
+    async def run(self, dispatcher, tracker, domain):
+        t = common.town()
+        covered = [v.title for k, v in t.topics.items() if v.covered][:8]
+        text = (f"I can answer from the {t.code_name}, with the section cited. For example: "
+                + "; ".join(covered) + ". Ask in your own words, e.g. \"how much is a dog license?\""
+                + (" or \"can I burn brush tomorrow at 3?\"" if t.topics["burning_rules"].covered else "")
+                + f" For anything else: {_contact(t)}.")
+        common.send_text(dispatcher, tracker, text)
+        return []
+
+
+class ActionHandoff(Action):
+    def name(self) -> Text:
+        return "action_handoff"
+
+    async def run(self, dispatcher, tracker, domain):
+        t = common.town()
+        common.send_text(dispatcher, tracker, f"To talk to a person, contact the {_contact(t)}.")
+        return []
+
+
+class ActionOutOfScope(Action):
+    def name(self) -> Text:
+        return "action_out_of_scope"
+
+    async def run(self, dispatcher, tracker, domain):
+        t = common.town()
+        _record(t, tracker, [])
+        common.send_text(dispatcher, tracker,
+                         f"Sorry, I only know the {t.code_name}'s rules on dog licenses, animals"
+                         + (" and open burning" if t.topics["burning_rules"].covered else "")
+                         + f". For other questions please contact the {_contact(t)}.")
+        return []
+
+
+def _record(t, tracker: Tracker, suggestions: list[str]) -> None:
+    try:
+        common.store().record_unanswered(town=t.key, text=common.text_of(tracker) or "",
+                                         channel=common.channel(tracker), conversation_id=tracker.sender_id,
+                                         suggestions=suggestions)
+    except Exception:  # never lose the reply because the records store is down; the log keeps it
+        log.exception("could not record an unanswered question")
+
+
+class ActionClarify(Action):
+    """Low confidence: offer the 2-3 likeliest topics as buttons and the clerk's contact; record it."""
+
+    def name(self) -> Text:
+        return "action_clarify"
+
+    async def run(self, dispatcher, tracker, domain):
+        t = common.town()
+        ranking = tracker.latest_message.get("intent_ranking") or []
+        options = [r["name"] for r in ranking
+                   if (r["name"].startswith("ask_") or r["name"] == "notify_burn") and r.get("confidence", 0) >= 0.02][:3]
+        titles = [topic_title(i) for i in options]
+        _record(t, tracker, titles)
+        buttons = [{"title": title, "payload": f"/{intent}"} for intent, title in zip(options, titles)]
+        if buttons:
+            text = ("I'm not sure I understood. Did you mean one of these? "
+                    + " / ".join(titles) + f". If not, the {_contact(t)} can help.")
+        else:
+            text = f"I'm not sure I understood. Could you say it another way? Or ask the {_contact(t)}."
+        common.send_text(dispatcher, tracker, text, buttons=buttons)
+        return []

@@ -1,0 +1,111 @@
+"""What every adapter needs: the town, "now", the channel, the records store, and sending an answer."""
+from __future__ import annotations
+
+import logging
+import re
+from datetime import datetime
+from typing import Any
+
+from rasa_sdk import Tracker
+from rasa_sdk.events import SlotSet
+from rasa_sdk.executor import CollectingDispatcher
+
+from knowledge import render, town as configured_town
+from knowledge import when
+
+log = logging.getLogger(__name__)
+
+# Intents whose message carries a value for the form being filled (others are questions or commands).
+VALUE_INTENTS = {"inform", "affirm", "deny", "nlu_fallback", "notify_burn", "ask_license_cost"}
+COMMAND_INTENTS = {"cancel", "greet", "thank", "goodbye", "help", "human_handoff", "more", "bot_challenge",
+                   "out_of_scope"}
+_QUESTION = re.compile(r"\?\s*$|^\s*(wait|hold on|what|whats|what's|how|why|when|where|who|which|can|could|"
+                       r"do|does|is|are|am|should|may|will|would)\b", re.I)
+
+
+def town():
+    """The configured town (TOWN, default dunkirk); one trained model serves every town."""
+    return configured_town()
+
+
+def now(t=None) -> datetime:
+    """ASSISTANT_NOW when set (tests, demos), else the real clock; in the town's time zone."""
+    return when.clock(t or town())
+
+
+def intent_of(tracker: Tracker) -> str:
+    return (tracker.latest_message.get("intent") or {}).get("name") or ""
+
+
+def text_of(tracker: Tracker) -> str:
+    text = (tracker.latest_message.get("text") or "").strip()
+    # Defensive: a "/intent{...}" message is never a value (the web front strips them too).
+    return "" if text.startswith("/") else text
+
+
+def looks_like_question(text: str) -> bool:
+    return bool(_QUESTION.search(text or ""))
+
+
+def entities(tracker: Tracker, name: str) -> list[dict]:
+    return [e for e in tracker.latest_message.get("entities", []) if e.get("entity") == name]
+
+
+def entity(tracker: Tracker, name: str) -> str | None:
+    found = entities(tracker, name)
+    return str(found[0]["value"]) if found else None
+
+
+def when_text(tracker: Tracker) -> str | None:
+    """All time phrases of the message joined ("tomorrow" + "at 3" -> "tomorrow at 3")."""
+    found = entities(tracker, "when")
+    return " ".join(str(e["value"]) for e in found) if found else None
+
+
+def channel(tracker: Tracker) -> str:
+    """"sms" when the front says so (metadata channel or an "sms:" sender id), else "web"."""
+    meta = tracker.latest_message.get("metadata") or {}
+    if not meta:
+        for e in reversed(tracker.events):
+            if e.get("event") == "user":
+                meta = e.get("metadata") or {}
+                break
+    if str(meta.get("channel", "")).lower() == "sms" or str(tracker.sender_id).startswith("sms:"):
+        return "sms"
+    return "web"
+
+
+def send(dispatcher: CollectingDispatcher, tracker: Tracker, answer) -> list[dict[str, Any]]:
+    """One message: the whole answer on the web; the first SMS page (<= 320 characters) on SMS."""
+    if channel(tracker) == "sms":
+        pages = render.sms_pages(answer)
+        dispatcher.utter_message(text=pages[0])
+        return [SlotSet("sms_more", pages[1:] or None)]
+    dispatcher.utter_message(text=render.text(answer))
+    return [SlotSet("sms_more", None)]
+
+
+def send_text(dispatcher: CollectingDispatcher, tracker: Tracker, text: str, **kwargs) -> None:
+    if channel(tracker) == "sms":
+        text = render.gsm7(text)
+    dispatcher.utter_message(text=text, **kwargs)
+
+
+_STORE = None
+
+
+def store():
+    """The shared records store (records.Store.from_env); None when it cannot be opened."""
+    global _STORE
+    if _STORE is None:
+        from records import Store
+        _STORE = Store.from_env()
+    return _STORE
+
+
+def burning_order(t):
+    try:
+        return store().burning_order(t.key)
+    except Exception:  # the store is down: say nothing rather than claim "no order"
+        log.exception("cannot read the no-burning order")
+        raise

@@ -1,0 +1,562 @@
+"""The two forms: license cost (asks only for what is missing) and burn notification (Dunkirk 7.12(1))."""
+from __future__ import annotations
+
+import logging
+import re
+from datetime import date, datetime, time
+from typing import Any, Dict, List, Optional, Text
+from zoneinfo import ZoneInfo
+
+import phonenumbers
+import usaddress
+from rasa_sdk import Action, FormValidationAction, Tracker
+from rasa_sdk.events import ActiveLoop, EventType, SlotSet
+from rasa_sdk.executor import CollectingDispatcher
+from rasa_sdk.types import DomainDict
+
+from knowledge import NeedsClarification, handlers, when
+
+from . import common
+from .numbers import count_value, first_number
+
+log = logging.getLogger(__name__)
+
+LICENSE_SLOTS = ["dog_count", "dogs_neutered", "service_dog", "acquired", "purchase_day"]
+BURN_SLOTS = ["burner_name", "burn_address", "burn_phone", "burn_date", "burn_time", "burn_location",
+              "burn_confirmed"]
+
+
+def _takes_values(tracker: Tracker) -> bool:
+    """Does the latest message carry form values (not a question or a command)?"""
+    intent = common.intent_of(tracker)
+    if intent in common.VALUE_INTENTS:
+        return True
+    return False
+
+
+def _free_text(tracker: Tracker, slot: str) -> Optional[str]:
+    """The reply's text when it answers the question asked for ``slot``."""
+    if tracker.get_slot("requested_slot") != slot:
+        return None
+    intent = common.intent_of(tracker)
+    text = common.text_of(tracker)
+    if not text or intent in common.COMMAND_INTENTS:
+        return None
+    if intent in common.VALUE_INTENTS or not common.looks_like_question(text):
+        return text
+    return None
+
+
+# ----------------------------------------------------------------------------------------- license form
+
+_ACQUIRED_CUE = re.compile(r"\b(got|get|adopt\w*|bought (?:him|her|it|the dog|the pup\w*)|rescued|moved|acquired|"
+                           r"brought|born|since)\b", re.I)
+_BUY_CUE = re.compile(r"\b(buy|buying|purchas\w*|pay|paying|license (?:it|him|her|them)|get (?:it|the license)|"
+                      r"licensing)\b", re.I)
+_LONG_AGO = re.compile(r"\b(years?|long|ages|forever|always|before this year|last year|a while|since birth|"
+                       r"born here|months? ago)\b", re.I)
+
+
+def _cue_before(text: str, start: int, cue: re.Pattern) -> bool:
+    return bool(cue.search(text[max(0, start - 40):start]))
+
+
+class ValidateLicenseForm(FormValidationAction):
+    def name(self) -> Text:
+        return "validate_license_form"
+
+    # extraction: entities of the first message and of each reply, the reply's text for the slot asked
+    async def extract_dog_count(self, dispatcher, tracker: Tracker, domain: DomainDict) -> Dict[Text, Any]:
+        if not _takes_values(tracker):
+            return {}
+        ents = sorted(tracker.latest_message.get("entities", []), key=lambda e: e.get("start", 0))
+        total, pending, saw_dog = 0, None, False
+        for e in ents:
+            if e["entity"] == "count":
+                pending = count_value(str(e["value"]))
+            elif e["entity"] in ("animal", "service_dog"):
+                if e["entity"] == "service_dog" or str(e["value"]).lower() == "dog":
+                    saw_dog = True
+                    if pending is not None:
+                        total += pending
+                pending = None
+        if total:
+            return {"dog_count": float(total)}
+        if tracker.get_slot("requested_slot") == "dog_count":
+            n = first_number(common.text_of(tracker))
+            if n is not None:
+                return {"dog_count": float(n)}
+        if saw_dog and tracker.get_slot("dog_count") is None and re.search(
+                r"\b(a|my|one|the|our|this|new)\s+(\w+\s+)?(dog|puppy|pup)\b", common.text_of(tracker), re.I):
+            return {"dog_count": 1.0}
+        return {}
+
+    async def extract_dogs_neutered(self, dispatcher, tracker, domain) -> Dict[Text, Any]:
+        if not _takes_values(tracker):
+            return {}
+        text = common.text_of(tracker)
+        m = re.search(r"\b(\d+|one|two|three|four|five|six|none|all|both)\s+(?:of them\s+)?(?:is|are)\s+"
+                      r"(?:not\s+)?(spayed|neutered|fixed)", text, re.I)
+        if m:
+            n = m.group(1).lower()
+            negated = " not " in m.group(0).lower()
+            if n in ("all", "both"):
+                return {"dogs_neutered": "none" if negated else "all"}
+            if n == "none":
+                return {"dogs_neutered": "none"}
+            v = count_value(n)
+            if v is not None and not negated:
+                return {"dogs_neutered": str(v)}
+        value = common.entity(tracker, "neutered")
+        if value == "neutered":
+            return {"dogs_neutered": "all"}
+        if value == "unneutered":
+            return {"dogs_neutered": "none"}
+        if tracker.get_slot("requested_slot") == "dogs_neutered":
+            intent = common.intent_of(tracker)
+            if intent == "affirm":
+                return {"dogs_neutered": "all"}
+            if intent == "deny" or re.search(r"\b(no|none|neither)\b", text, re.I):
+                return {"dogs_neutered": "none"}
+            n = first_number(text)
+            if n is not None:
+                return {"dogs_neutered": str(n)}
+        return {}
+
+    async def extract_service_dog(self, dispatcher, tracker, domain) -> Dict[Text, Any]:
+        if not _takes_values(tracker):
+            return {}
+        text = common.text_of(tracker)
+        if common.entity(tracker, "service_dog"):
+            negated = re.search(r"\b(not|no|none|isn't|isnt|aren't|arent|neither)\b", text, re.I)
+            if negated:
+                return {"service_dog": "0"}
+            m = re.search(r"\b(\d+|one|two|three|both)\s+(?:of them\s+)?(?:are|is)?\s*(?:a\s+)?service", text, re.I)
+            n = count_value(m.group(1)) if m else 1
+            return {"service_dog": str(n or 1)}
+        if tracker.get_slot("requested_slot") == "service_dog":
+            intent = common.intent_of(tracker)
+            if intent == "deny" or re.search(r"\b(no|nope|none|neither)\b", text, re.I):
+                return {"service_dog": "0"}
+            if intent == "affirm":
+                return {"service_dog": "1"}
+            n = first_number(text)
+            if n is not None:
+                return {"service_dog": str(n)}
+        return {}
+
+    async def extract_acquired(self, dispatcher, tracker, domain) -> Dict[Text, Any]:
+        if not _takes_values(tracker):
+            return {}
+        text = common.text_of(tracker)
+        asked = tracker.get_slot("requested_slot") == "acquired"
+        for e in common.entities(tracker, "when"):
+            if _cue_before(text, e["start"], _ACQUIRED_CUE) or (asked and not _cue_before(text, e["start"], _BUY_CUE)):
+                kind = "moved" if re.search(r"\bmoved?\b", text, re.I) else "got"
+                return {"acquired": f"{kind}:{e['value']}"}
+        if asked:
+            if _LONG_AGO.search(text) or common.intent_of(tracker) == "deny":
+                return {"acquired": "long ago"}
+            return {"acquired": f"got:{text}"}
+        if _LONG_AGO.search(text) and re.search(r"\b(had|have had|owned)\b", text, re.I):
+            return {"acquired": "long ago"}
+        return {}
+
+    async def extract_purchase_day(self, dispatcher, tracker, domain) -> Dict[Text, Any]:
+        if not _takes_values(tracker):
+            return {}
+        text = common.text_of(tracker)
+        asked = tracker.get_slot("requested_slot") == "purchase_day"
+        for e in common.entities(tracker, "when"):
+            if _cue_before(text, e["start"], _BUY_CUE) or (asked and not _cue_before(text, e["start"], _ACQUIRED_CUE)):
+                return {"purchase_day": str(e["value"])}
+        if asked and text:
+            return {"purchase_day": text}
+        return {}
+
+    # validation
+    def validate_dog_count(self, value, dispatcher, tracker, domain) -> Dict[Text, Any]:
+        try:
+            n = int(float(value))
+        except (TypeError, ValueError):
+            n = -1
+        if n < 1 or n > 200:
+            common.send_text(dispatcher, tracker, "Please tell me how many dogs, as a number (for example 2).")
+            return {"dog_count": None}
+        return {"dog_count": float(n)}
+
+    def validate_dogs_neutered(self, value, dispatcher, tracker, domain) -> Dict[Text, Any]:
+        dogs = tracker.get_slot("dog_count")
+        if value not in ("all", "none") and dogs is not None:
+            try:
+                if int(value) > int(dogs):
+                    common.send_text(dispatcher, tracker,
+                                     f"You have {int(dogs)} dogs in all; how many of them are spayed or neutered?")
+                    return {"dogs_neutered": None}
+            except ValueError:
+                return {"dogs_neutered": None}
+        return {"dogs_neutered": value}
+
+    def validate_service_dog(self, value, dispatcher, tracker, domain) -> Dict[Text, Any]:
+        return {"service_dog": value}
+
+    def validate_acquired(self, value, dispatcher, tracker, domain) -> Dict[Text, Any]:
+        if value == "long ago":
+            return {"acquired": value}
+        kind, _, said = str(value).partition(":")
+        t = common.town()
+        try:
+            day = when.parse_day(said, t, now=common.now(t), prefer="past")
+        except NeedsClarification as exc:
+            common.send_text(dispatcher, tracker, str(exc.args[0] if exc.args else exc) +
+                             " (or say 'over a year ago')")
+            return {"acquired": None}
+        return {"acquired": f"{kind}:{day.isoformat()}"}
+
+    def validate_purchase_day(self, value, dispatcher, tracker, domain) -> Dict[Text, Any]:
+        t = common.town()
+        try:
+            day = when.parse_day(str(value), t, now=common.now(t), prefer="future")
+        except NeedsClarification as exc:
+            common.send_text(dispatcher, tracker, str(exc.args[0] if exc.args else exc))
+            return {"purchase_day": None}
+        return {"purchase_day": day.isoformat()}
+
+
+def license_inputs(tracker: Tracker) -> dict[str, Any]:
+    """The form's slots as license_cost keyword arguments."""
+    dogs = int(float(tracker.get_slot("dog_count") or 1))
+    neutered_slot = tracker.get_slot("dogs_neutered")
+    neutered = dogs if neutered_slot == "all" else 0 if neutered_slot == "none" else (
+        int(neutered_slot) if neutered_slot not in (None, "") else None)
+    service = int(tracker.get_slot("service_dog") or 0)
+    acquired = moved_in = None
+    acq = tracker.get_slot("acquired")
+    if acq and acq != "long ago":
+        kind, _, iso = acq.partition(":")
+        day = date.fromisoformat(iso)
+        if kind == "moved":
+            moved_in = day
+        else:
+            acquired = day
+    on = date.fromisoformat(tracker.get_slot("purchase_day"))
+    return {"on": on, "dogs": dogs, "neutered": neutered, "service_dogs": min(service, dogs),
+            "acquired": acquired, "moved_in": moved_in}
+
+
+class ActionLicenseAnswer(Action):
+    def name(self) -> Text:
+        return "action_license_answer"
+
+    async def run(self, dispatcher, tracker, domain) -> List[EventType]:
+        reset = [SlotSet(s, None) for s in LICENSE_SLOTS]
+        t = common.town()
+        try:
+            answer = handlers.license_cost(t, **license_inputs(tracker))
+        except NeedsClarification as exc:
+            common.send_text(dispatcher, tracker, str(exc.args[0] if exc.args else exc))
+            return reset
+        except (TypeError, ValueError):
+            common.send_text(dispatcher, tracker, "Sorry, I lost track of your answers. Please ask again.")
+            return reset
+        return common.send(dispatcher, tracker, answer) + reset
+
+
+# ----------------------------------------------------------------------------------------- burn form
+
+FIELD_WORDS = {
+    "burner_name": r"\bname\b", "burn_address": r"\baddress\b|\bstreet\b", "burn_phone": r"\bphone|number|cell\b",
+    "burn_date": r"\bdate\b|\bday\b", "burn_time": r"\btime\b|\bhour\b", "burn_location": r"\blocation|where|spot|place\b",
+}
+
+
+def _burning_covered(t) -> bool:
+    topic = t.topics.get("burn_notification")
+    return bool(topic and topic.covered)
+
+
+def _phone_in(text: str) -> Optional[str]:
+    for m in phonenumbers.PhoneNumberMatcher(text or "", "US"):
+        return phonenumbers.format_number(m.number, phonenumbers.PhoneNumberFormat.NATIONAL)
+    return None
+
+
+def _window(t, day: date):
+    """(sunrise, sunset, order_active) for ``day``."""
+    answer = handlers.burn_window(t, day=day, order=common.burning_order(t))
+    v = answer.value or {}
+    return v.get("sunrise"), v.get("sunset"), not v.get("allowed", True), answer
+
+
+class ValidateBurnForm(FormValidationAction):
+    def name(self) -> Text:
+        return "validate_burn_form"
+
+    async def required_slots(self, domain_slots, dispatcher, tracker, domain) -> List[Text]:
+        # A town whose code does not cover burning (Mequon) never runs the form.
+        if not _burning_covered(common.town()):
+            return []
+        return domain_slots
+
+    async def extract_burner_name(self, dispatcher, tracker, domain):
+        text = _free_text(tracker, "burner_name")
+        if text is None:
+            m = re.search(r"\bmy name is ([A-Za-z][A-Za-z .'-]{1,60})", common.text_of(tracker), re.I)
+            return {"burner_name": m.group(1).strip()} if m and _takes_values(tracker) else {}
+        text = re.sub(r"(?i)^(my name is|name is|name:|it'?s|i'?m|i am|this is)\s+", "", text).strip(" .")
+        return {"burner_name": text}
+
+    async def extract_burn_address(self, dispatcher, tracker, domain):
+        text = _free_text(tracker, "burn_address")
+        if text is None:
+            m = re.search(r"\b(?:my )?address is (.+)$", common.text_of(tracker), re.I)
+            return {"burn_address": m.group(1).strip()} if m and _takes_values(tracker) else {}
+        return {"burn_address": re.sub(r"(?i)^(my address is|address is|address:|i live at|it'?s)\s+", "", text)}
+
+    async def extract_burn_phone(self, dispatcher, tracker, domain):
+        text = common.text_of(tracker)
+        asked = tracker.get_slot("requested_slot") == "burn_phone"
+        if not asked and not _takes_values(tracker):
+            return {}
+        phone = _phone_in(text)
+        if phone and (asked or tracker.get_slot("burn_phone") or re.search(FIELD_WORDS["burn_phone"], text, re.I)):
+            return {"burn_phone": phone}
+        if asked and _free_text(tracker, "burn_phone"):
+            return {"burn_phone": f"invalid:{text}"}
+        return {}
+
+    async def extract_burn_date(self, dispatcher, tracker, domain):
+        if not _takes_values(tracker):
+            return {}
+        said = common.when_text(tracker)
+        if said and not re.fullmatch(r"(?i)(at|around|about|by)?\s*\d{1,2}(:\d\d)?\s*(am|pm|a\.m\.|p\.m\.)?|"
+                                     r"(at |around )?(noon)", said.strip()):
+            return {"burn_date": said}
+        text = _free_text(tracker, "burn_date")
+        return {"burn_date": text} if text else {}
+
+    async def extract_burn_time(self, dispatcher, tracker, domain):
+        if not _takes_values(tracker):
+            return {}
+        said = common.when_text(tracker)
+        if said and re.search(r"\d|noon", said, re.I) and not re.fullmatch(r"(?i)\s*\d{1,2}/\d{1,2}(/\d{2,4})?\s*|"
+                                                                             r".*\b[a-z]+\s+\d{1,2}(st|nd|rd|th)?\s*$",
+                                                                             said):
+            return {"burn_time": said}
+        text = _free_text(tracker, "burn_time")
+        return {"burn_time": text} if text else {}
+
+    async def extract_burn_location(self, dispatcher, tracker, domain):
+        text = _free_text(tracker, "burn_location")
+        return {"burn_location": text} if text else {}
+
+    async def extract_burn_confirmed(self, dispatcher, tracker, domain):
+        if tracker.get_slot("requested_slot") != "burn_confirmed":
+            return {}
+        intent = common.intent_of(tracker)
+        text = common.text_of(tracker)
+        if intent == "affirm":
+            return {"burn_confirmed": True}
+        if intent in ("deny", "inform", "nlu_fallback") or re.search(r"\b(change|wrong|fix|actually)\b", text, re.I):
+            return {"burn_confirmed": False}
+        return {}
+
+    # validation
+    def validate_burner_name(self, value, dispatcher, tracker, domain):
+        name = " ".join(str(value).split())
+        if not re.search(r"[A-Za-z]", name) or len(name) < 2 or len(name) > 80 or re.search(r"\d{3}", name):
+            common.send_text(dispatcher, tracker, "Please tell me your name (for example 'Pat Olson').")
+            return {"burner_name": None}
+        return {"burner_name": name}
+
+    def validate_burn_address(self, value, dispatcher, tracker, domain):
+        address = " ".join(str(value).split())
+        try:
+            tagged, _ = usaddress.tag(address)
+        except usaddress.RepeatedLabelError:
+            tagged = {}
+        if not (tagged.get("AddressNumber") and (tagged.get("StreetName") or tagged.get("StreetNamePreType"))):
+            common.send_text(dispatcher, tracker, "I need a street address with a house number, like "
+                             "'N1234 County Road K' or '2345 Hwy 51'. What is your address?")
+            return {"burn_address": None}
+        return {"burn_address": address}
+
+    def validate_burn_phone(self, value, dispatcher, tracker, domain):
+        if str(value).startswith("invalid:"):
+            common.send_text(dispatcher, tracker, "That doesn't look like a phone number I can use. Please "
+                             "give a 10-digit number, like 608-555-0142.")
+            return {"burn_phone": None}
+        try:
+            number = phonenumbers.parse(str(value), "US")
+            ok = phonenumbers.is_valid_number(number)
+        except phonenumbers.NumberParseException:
+            ok = False
+        if not ok:
+            common.send_text(dispatcher, tracker, "That doesn't look like a valid phone number. Please give a "
+                             "10-digit number, like 608-555-0142.")
+            return {"burn_phone": None}
+        return {"burn_phone": phonenumbers.format_number(number, phonenumbers.PhoneNumberFormat.NATIONAL),
+                "burn_confirmed": None}
+
+    def validate_burn_date(self, value, dispatcher, tracker, domain):
+        t = common.town()
+        now = common.now(t)
+        try:
+            moment = when.resolve(str(value), t, now=now, prefer="future")
+        except NeedsClarification as exc:
+            common.send_text(dispatcher, tracker, str(exc.args[0] if exc.args else exc))
+            return {"burn_date": None}
+        day = moment.day
+        if day < now.date():
+            common.send_text(dispatcher, tracker, f"I understood {when.words_for_day(day)}, which has passed. "
+                             "Which day will you burn?")
+            return {"burn_date": None}
+        rise, set_, blocked, _ = _window(t, day)
+        if blocked:
+            common.send_text(dispatcher, tracker, "A no-burning order is in effect, so no open burning is allowed "
+                             "(7.10(4)). Nothing was saved; please notify again once the order is lifted.")
+            return {"burn_date": None, "requested_slot": None}
+        out = {"burn_date": day.isoformat(), "burn_confirmed": None}
+        if moment.kind == "instant" and not tracker.get_slot("burn_time"):
+            out["burn_time"] = moment.start.strftime("%H:%M")
+        return out
+
+    def validate_burn_time(self, value, dispatcher, tracker, domain):
+        t = common.town()
+        tz = ZoneInfo(t.timezone)
+        if re.fullmatch(r"\d\d:\d\d", str(value)):
+            at = time.fromisoformat(str(value))
+        else:
+            try:
+                moment = when.resolve(str(value), t, now=common.now(t), prefer="future")
+            except NeedsClarification as exc:
+                common.send_text(dispatcher, tracker, str(exc.args[0] if exc.args else exc))
+                return {"burn_time": None}
+            if moment.kind != "instant":
+                common.send_text(dispatcher, tracker, "About what time will you start? For example '10 am'.")
+                return {"burn_time": None}
+            at = moment.start.time()
+        day_iso = tracker.get_slot("burn_date")
+        if not day_iso or not re.fullmatch(r"\d{4}-\d\d-\d\d", str(day_iso)):
+            return {"burn_time": at.strftime("%H:%M")}
+        day = date.fromisoformat(day_iso)
+        rise, set_, blocked, _ = _window(t, day)
+        start = datetime.combine(day, at, tz)
+        if rise and set_ and not (rise <= start <= set_):
+            common.send_text(dispatcher, tracker,
+                             f"On {when.words_for_day(day)} burning is allowed only between sunrise "
+                             f"({when.words_for_time(rise)}) and sunset ({when.words_for_time(set_)}) (7.11). "
+                             "What time will you start?")
+            return {"burn_time": None}
+        if start < common.now(t):
+            common.send_text(dispatcher, tracker, "That time has already passed today. What time will you start?")
+            return {"burn_time": None}
+        return {"burn_time": at.strftime("%H:%M"), "burn_confirmed": None}
+
+    def validate_burn_location(self, value, dispatcher, tracker, domain):
+        place = " ".join(str(value).split())
+        if len(place) < 3 or len(place) > 200:
+            common.send_text(dispatcher, tracker, "Where on the property will the fire be?")
+            return {"burn_location": None}
+        return {"burn_location": place}
+
+    def validate_burn_confirmed(self, value, dispatcher, tracker, domain):
+        if value is True:
+            return {"burn_confirmed": True}
+        text = common.text_of(tracker)
+        # "no, the phone is 608-555-0199" / "change the date": clear what they named so the form asks again
+        cleared = {s: None for s, pattern in FIELD_WORDS.items() if re.search(pattern, text, re.I)}
+        phone = _phone_in(text)
+        if phone:
+            cleared["burn_phone"] = phone
+        if cleared:
+            return {**cleared, "burn_confirmed": None}
+        common.send_text(dispatcher, tracker, "What should I change: name, address, phone, date, time or "
+                         "location? You can give the new value too, e.g. 'phone 608-555-0142'.")
+        return {"burn_confirmed": None}
+
+
+def readback(tracker: Tracker) -> str:
+    t = common.town()
+    day = date.fromisoformat(tracker.get_slot("burn_date"))
+    at = datetime.combine(day, time.fromisoformat(tracker.get_slot("burn_time")), ZoneInfo(t.timezone))
+    return (f"Please check: name {tracker.get_slot('burner_name')}; address {tracker.get_slot('burn_address')}; "
+            f"phone {tracker.get_slot('burn_phone')}; burning on {when.words_for_day(day)} at about "
+            f"{when.words_for_time(at)}; location: {tracker.get_slot('burn_location')}. Is that all correct?")
+
+
+class ActionAskBurnConfirmed(Action):
+    """The read-back before saving."""
+
+    def name(self) -> Text:
+        return "action_ask_burn_form_burn_confirmed"
+
+    async def run(self, dispatcher, tracker, domain):
+        try:
+            text = readback(tracker)
+        except (TypeError, ValueError):
+            text = "Is everything correct?"
+        common.send_text(dispatcher, tracker, text, buttons=[{"title": "Yes, send it", "payload": "yes"},
+                                                             {"title": "Change something", "payload": "no"}])
+        return []
+
+
+class ActionStartBurn(Action):
+    def name(self) -> Text:
+        return "action_start_burn"
+
+    async def run(self, dispatcher, tracker, domain):
+        t = common.town()
+        reset = [SlotSet(s, None) for s in BURN_SLOTS]
+        if not _burning_covered(t):
+            answer = handlers.topic(t, "burn_notification", on=common.now(t).date())
+            return common.send(dispatcher, tracker, answer) + reset
+        cites = "; ".join(c.label for c in t.topics["burn_notification"].citations) or t.code_name
+        common.send_text(dispatcher, tracker,
+                         f"I'll record your burn notification for the Fire Department ({cites}). I need six "
+                         "facts: name, address, phone, date, approximate time and location. Say 'cancel' any time.")
+        return reset
+
+
+class ActionSubmitBurn(Action):
+    def name(self) -> Text:
+        return "action_submit_burn"
+
+    async def run(self, dispatcher, tracker, domain):
+        t = common.town()
+        reset = [SlotSet(s, None) for s in BURN_SLOTS]
+        if not _burning_covered(t):
+            return reset  # action_start_burn already said the code does not cover burning
+        if tracker.get_slot("burn_confirmed") is not True:
+            common.send_text(dispatcher, tracker, "Nothing was saved.")
+            return reset
+        day = date.fromisoformat(tracker.get_slot("burn_date"))
+        at = time.fromisoformat(tracker.get_slot("burn_time"))
+        start = datetime.combine(day, at, ZoneInfo(t.timezone))
+        try:
+            record = common.store().add_burn_notification(
+                town=t.key, name=tracker.get_slot("burner_name"), address=tracker.get_slot("burn_address"),
+                phone=tracker.get_slot("burn_phone"), burn_date=day, location=tracker.get_slot("burn_location"),
+                approx_time=when.words_for_time(start), channel=common.channel(tracker), conversation_id=tracker.sender_id)
+        except Exception:
+            log.exception("could not store a burn notification")
+            common.send_text(dispatcher, tracker, "Sorry, I could not save your notification just now, so the Fire "
+                             f"Department has NOT been notified. Please call: {t.fire_department or t.clerk}.")
+            return reset
+        rise, set_, _, _ = _window(t, day)
+        common.send_text(dispatcher, tracker,
+                         f"Saved. Your burn notification reference is {record.reference}: burning on "
+                         f"{when.words_for_day(day)} at about {when.words_for_time(start)}. Quote it if the Fire "
+                         f"Department asks. Burn only until sunset ({when.words_for_time(set_)}), attend the fire, "
+                         "and check for a no-burning order before you light it.")
+        return reset
+
+
+class ActionCancelForm(Action):
+    def name(self) -> Text:
+        return "action_cancel_form"
+
+    async def run(self, dispatcher, tracker, domain):
+        dispatcher.utter_message(response="utter_cancelled")
+        return [ActiveLoop(None), SlotSet("requested_slot", None)] + [
+            SlotSet(s, None) for s in LICENSE_SLOTS + BURN_SLOTS]

@@ -1,0 +1,61 @@
+# The Rasa layer (bot/, data/, actions/). Every rasa command gets the bot/ paths.
+# Included by the top Makefile (which defines BIN, VENV, STAMP and `install`).
+.PHONY: train shell validate test-bot evaluate bench bot-run actions-run spacy-model
+
+RASA_PORT ?= 5005
+ACTION_PORT ?= 5055
+export ACTION_PORT
+BOT_ARGS := --domain bot/domain --config bot/config.yml
+RASA := PYTHONPATH=$(CURDIR) RASA_TELEMETRY_ENABLED=false SQLALCHEMY_SILENCE_UBER_WARNING=1 $(BIN)/rasa
+BOT_MODEL := models/ordinance.tar.gz
+SPACY_MODEL := bot/spacy_model/config.cfg
+BOT_TOKEN_FILE := instance/rasa_auth_token
+BOT_INPUTS := bot/config.yml $(wildcard bot/domain/*.yml) $(wildcard data/*.yml) bot/components.py $(SPACY_MODEL)
+
+# The rule-based spaCy pipeline (blank English + entity_ruler from the knowledge base), loaded by path.
+$(SPACY_MODEL): bot/spacy_build.py bot/vocab.py $(wildcard knowledge/towns/*/sections.yml) | install
+	PYTHONPATH=$(CURDIR) $(BIN)/python -m bot.spacy_build --out bot/spacy_model
+spacy-model: $(SPACY_MODEL)
+
+# Retrains only when an input changed (make) and only the changed parts (rasa's fingerprint cache in .rasa/).
+$(BOT_MODEL): $(BOT_INPUTS) | install
+	$(RASA) train $(BOT_ARGS) --data data --out models --fixed-model-name ordinance
+	@touch $(BOT_MODEL)
+train: $(BOT_MODEL)
+
+validate: $(SPACY_MODEL) | install
+	$(RASA) data validate $(BOT_ARGS) --data data
+
+$(BOT_TOKEN_FILE):
+	@mkdir -p $(dir $@)
+	@umask 077 && $(BIN)/python -c "import secrets; print(secrets.token_urlsafe(32))" > $@
+
+# Action server bound to loopback (rasa-sdk reads SANIC_HOST).
+actions-run: | install
+	SANIC_HOST=127.0.0.1 PYTHONPATH=$(CURDIR) $(BIN)/rasa run actions --actions actions --port $(ACTION_PORT)
+
+# REST channel + HTTP API (token-protected) on 127.0.0.1; start `make actions-run` beside it.
+bot-run: $(BOT_MODEL) $(BOT_TOKEN_FILE)
+	$(RASA) run --model $(BOT_MODEL) --endpoints bot/endpoints.yml --credentials bot/credentials.yml \
+	  --interface 127.0.0.1 --port $(RASA_PORT) --enable-api --auth-token "$$(cat $(BOT_TOKEN_FILE))"
+
+shell: $(BOT_MODEL)
+	@SANIC_HOST=127.0.0.1 PYTHONPATH=$(CURDIR) $(BIN)/rasa run actions --actions actions --port $(ACTION_PORT) \
+	  > /tmp/ordinance-actions.log 2>&1 & pid=$$!; trap "kill $$pid" EXIT; \
+	$(RASA) shell --model $(BOT_MODEL) --endpoints bot/endpoints.yml
+
+# CI: action unit tests, then test stories (dialogue + NLU of their user lines) against the trained model.
+test-bot: $(BOT_MODEL)
+	PYTHONPATH=$(CURDIR) $(BIN)/python -m pytest -q tests/actions tests/bot
+	$(RASA) test core --model $(BOT_MODEL) --stories tests/bot/test_stories.yml --out results/bot-stories \
+	  --fail-on-prediction-errors
+TEST_TARGETS += test-bot
+
+# Held-out NLU test file (written apart from the training data): intent accuracy and entity F1.
+evaluate: $(BOT_MODEL)
+	$(RASA) test nlu --model $(BOT_MODEL) --nlu tests/bot/nlu_heldout.yml --out results/heldout
+	PYTHONPATH=$(CURDIR) $(BIN)/python -m bot.evaluate results/heldout
+
+# Not a timed test: training time, REST latency, throughput, memory; the same for a plain `rasa init` bot.
+bench: | install
+	PYTHONPATH=$(CURDIR) $(BIN)/python bench/bot_bench.py

@@ -1,0 +1,129 @@
+"""Single questions: each adapter calls its handler and sends the result, steps and citation."""
+from __future__ import annotations
+
+import asyncio
+
+from actions.answers import ActionAnswer, ActionClarify, ActionMore, ActionOutOfScope, animals_counted
+from actions import common
+
+from tests.actions.action_helpers import ent, make_tracker, texts
+
+
+def run(action, dispatcher, tracker, domain=None):
+    return asyncio.run(action.run(dispatcher, tracker, domain or {}))
+
+
+def test_topic_answer_cites_the_code(dispatcher):
+    events = run(ActionAnswer(), dispatcher, make_tracker("is there a leash law", "ask_at_large"))
+    out = texts(dispatcher)
+    assert len(out) == 1
+    assert "Dunkirk Code" in out[0]
+    assert {"event": "slot", "name": "sms_more", "value": None, "timestamp": None} in events
+
+
+def test_every_topic_intent_answers_without_error(dispatcher):
+    import yaml
+    from pathlib import Path
+    topics = yaml.safe_load(Path("knowledge/topics.yml").read_text())
+    for key in topics:
+        d = type(dispatcher)()
+        run(ActionAnswer(), d, make_tracker("question", f"ask_{key}"))
+        assert texts(d) and texts(d)[0], key
+
+
+def test_section_lookup(dispatcher):
+    text = "what does 7.02-6 say"
+    run(ActionAnswer(), dispatcher, make_tracker(text, "ask_section", [ent(text, "7.02-6", "section")]))
+    assert "7.02-6" in texts(dispatcher)[0]
+
+
+def test_can_burn_tonight_states_the_date_it_understood(dispatcher):
+    text = "can i burn tonight"
+    run(ActionAnswer(), dispatcher, make_tracker(text, "ask_can_burn", [ent(text, "tonight", "when")]))
+    out = texts(dispatcher)[0]
+    assert "July 2, 2026" in out
+    assert "7.11" in out
+
+
+def test_can_burn_tires_is_no(dispatcher):
+    text = "can i burn tires tomorrow at 3"
+    tr = make_tracker(text, "ask_can_burn", [ent(text, "tires", "material"), ent(text, "tomorrow at 3", "when")])
+    run(ActionAnswer(), dispatcher, tr)
+    out = texts(dispatcher)[0]
+    assert out.startswith("No")
+    assert "July 3, 2026" in out
+
+
+def test_mequon_burning_is_not_covered(dispatcher, mequon):
+    run(ActionAnswer(), dispatcher, make_tracker("can i burn leaves", "ask_burning_rules"))
+    out = texts(dispatcher)[0]
+    assert "Dunkirk" not in out
+    assert "Clerk" in out
+
+
+def test_counts_pair_with_their_animals():
+    text = "can i keep 2 dogs and a cat"
+    tr = make_tracker(text, "ask_animal_limits", [ent(text, "2", "count"), ent(text, "dogs", "animal", "dog"),
+                                                  ent(text, " a ", "count", "a"), ent(text, "cat", "animal")])
+    tr.latest_message["entities"][2]["start"] += 1
+    assert animals_counted(tr) == {"dog": 2, "cat": 1}
+
+
+def test_animal_limits_with_counts(dispatcher):
+    text = "can i have 4 dogs"
+    run(ActionAnswer(), dispatcher, make_tracker(text, "ask_animal_limits", [
+        ent(text, "4", "count"), ent(text, "dogs", "animal", "dog")]))
+    assert "7.02-17" in texts(dispatcher)[0]
+
+
+def test_quarantine_from_a_bite_date(dispatcher):
+    text = "my dog bit someone last tuesday"
+    run(ActionAnswer(), dispatcher, make_tracker(text, "ask_quarantine", [
+        ent(text, "dog", "animal"), ent(text, "bit", "incident", "bite"), ent(text, "last tuesday", "when")]))
+    out = texts(dispatcher)[0]
+    assert "June 30, 2026" in out or "2026" in out
+    assert "7.02-5" in out
+
+
+def test_sms_first_page_within_320_and_more(dispatcher):
+    tr = make_tracker("can i burn tonight", "ask_can_burn", [ent("can i burn tonight", "tonight", "when")],
+                      sender_id="sms:+16085550142")
+    events = run(ActionAnswer(), dispatcher, tr)
+    first = texts(dispatcher)[0]
+    assert len(first) <= 320
+    rest = [e for e in events if e.get("name") == "sms_more"][0]["value"]
+    assert rest, "a long answer leaves pages for MORE"
+    assert "MORE" in first
+    d2 = type(dispatcher)()
+    events2 = run(ActionMore(), d2, make_tracker("more", "more", slots={"sms_more": rest},
+                                                 sender_id="sms:+16085550142"))
+    assert texts(d2)[0] == rest[0]
+
+
+def test_sms_by_metadata(dispatcher):
+    tr = make_tracker("barking", "ask_barking", metadata={"channel": "sms"})
+    assert common.channel(tr) == "sms"
+
+
+def test_clarify_offers_topics_and_records(dispatcher):
+    ranking = [{"name": "nlu_fallback", "confidence": 0.4}, {"name": "ask_barking", "confidence": 0.3},
+               {"name": "ask_at_large", "confidence": 0.2}, {"name": "greet", "confidence": 0.1},
+               {"name": "ask_bites", "confidence": 0.05}]
+    tr = make_tracker("the dog next door", "nlu_fallback", ranking=ranking)
+    run(ActionClarify(), dispatcher, tr)
+    msg = dispatcher.messages[0]
+    assert [b["payload"] for b in msg["buttons"]] == ["/ask_barking", "/ask_at_large", "/ask_bites"]
+    assert "Clerk" in msg["text"]
+    rows = common.store().list_unanswered("dunkirk")
+    assert rows and rows[0].text == "the dog next door"
+    assert "Barking dogs and animal noise" in rows[0].suggestions
+
+
+def test_out_of_scope_is_recorded_with_contact(dispatcher):
+    run(ActionOutOfScope(), dispatcher, make_tracker("when is garbage pickup", "out_of_scope"))
+    assert "Clerk" in texts(dispatcher)[0]
+    assert common.store().list_unanswered("dunkirk")
+
+
+def test_slash_commands_are_not_values(tracker_factory):
+    assert common.text_of(tracker_factory('/inform{"burner_name":"x"}')) == ""

@@ -1,0 +1,159 @@
+"""The license and burn forms: extraction, validation, read-back, storage, Mequon."""
+from __future__ import annotations
+
+import asyncio
+
+from rasa_sdk.executor import CollectingDispatcher
+
+from actions import common
+from actions.forms import (ActionAskBurnConfirmed, ActionLicenseAnswer, ActionStartBurn, ActionSubmitBurn,
+                           ValidateBurnForm, ValidateLicenseForm, license_inputs)
+from tests.actions.action_helpers import ent, make_tracker, texts
+
+LICENSE_DOMAIN = {"forms": {"license_form": {"required_slots": ["dog_count", "dogs_neutered", "service_dog",
+                                                                "acquired", "purchase_day"]}},
+                  "slots": {s: {"type": "text", "mappings": [{"type": "custom"}]}
+                            for s in ["dog_count", "dogs_neutered", "service_dog", "acquired", "purchase_day"]}}
+BURN_SLOTS = ["burner_name", "burn_address", "burn_phone", "burn_date", "burn_time", "burn_location",
+              "burn_confirmed"]
+BURN_DOMAIN = {"forms": {"burn_form": {"required_slots": BURN_SLOTS}},
+               "slots": {s: {"type": "text", "mappings": [{"type": "custom"}]} for s in BURN_SLOTS}}
+
+
+def run(action, tracker, domain):
+    d = CollectingDispatcher()
+    events = asyncio.run(action.run(d, tracker, domain))
+    return d, {e["name"]: e["value"] for e in events if e.get("event") == "slot"}
+
+
+def test_license_everything_in_one_message_fills_every_slot():
+    text = "how much for 2 spayed dogs, got them in May, buying the license today"
+    tr = make_tracker(text, "ask_license_cost", [
+        ent(text, "2", "count"), ent(text, "spayed", "neutered", "neutered"), ent(text, "dogs", "animal", "dog"),
+        ent(text, "in May", "when"), ent(text, "today", "when")], active_loop="license_form")
+    _, slots = run(ValidateLicenseForm(), tr, LICENSE_DOMAIN)
+    assert slots["dog_count"] == 2.0
+    assert slots["dogs_neutered"] == "all"
+    assert slots["acquired"] == "got:2026-05-01"
+    assert slots["purchase_day"] == "2026-07-02"
+
+
+def test_license_asks_only_for_what_is_missing():
+    text = "how much to license my dog"
+    tr = make_tracker(text, "ask_license_cost", [ent(text, "dog", "animal")], active_loop="license_form")
+    _, slots = run(ValidateLicenseForm(), tr, LICENSE_DOMAIN)
+    assert slots.get("dog_count") == 1.0
+    assert "dogs_neutered" not in slots  # still missing: the form will ask for it next
+
+
+def test_license_reply_by_text_to_the_question_asked():
+    tr = make_tracker("three", "inform", [ent("three", "three", "count")],
+                      slots={"requested_slot": "dog_count"}, active_loop="license_form")
+    _, slots = run(ValidateLicenseForm(), tr, LICENSE_DOMAIN)
+    assert slots["dog_count"] == 3.0
+    tr = make_tracker("no", "deny", slots={"requested_slot": "service_dog", "dog_count": 3.0,
+                                          "dogs_neutered": "all"}, active_loop="license_form")
+    _, slots = run(ValidateLicenseForm(), tr, LICENSE_DOMAIN)
+    assert slots["service_dog"] == "0"
+
+
+def test_license_answer_is_computed_and_slots_reset():
+    tr = make_tracker("today", "inform", slots={"dog_count": 2.0, "dogs_neutered": "1", "service_dog": "0",
+                                               "acquired": "long ago", "purchase_day": "2026-07-02"})
+    assert license_inputs(tr)["neutered"] == 1
+    d, slots = run(ActionLicenseAnswer(), tr, {})
+    out = texts(d)[0]
+    assert "7.02-3" in out or "7.02-4" in out
+    assert slots["dog_count"] is None and slots["purchase_day"] is None
+
+
+def test_service_dog_digression_question_is_not_a_value():
+    tr = make_tracker("wait, what can't I burn?", "ask_prohibited_materials",
+                      slots={"requested_slot": "burner_name"}, active_loop="burn_form")
+    _, slots = run(ValidateBurnForm(), tr, BURN_DOMAIN)
+    assert "burner_name" not in slots or slots.get("burner_name") is None
+
+
+def burn_reply(text, intent="inform", entities=None, **slots):
+    return make_tracker(text, intent, entities, slots=slots, active_loop="burn_form")
+
+
+def test_burn_form_validates_each_fact():
+    _, slots = run(ValidateBurnForm(), burn_reply("my name is Pat Olson", requested_slot="burner_name"), BURN_DOMAIN)
+    assert slots["burner_name"] == "Pat Olson"
+    d, slots = run(ValidateBurnForm(), burn_reply("somewhere", requested_slot="burn_address"), BURN_DOMAIN)
+    assert slots["burn_address"] is None and "house number" in texts(d)[0]
+    _, slots = run(ValidateBurnForm(), burn_reply("N1234 County Road K", requested_slot="burn_address"), BURN_DOMAIN)
+    assert slots["burn_address"] == "N1234 County Road K"
+    d, slots = run(ValidateBurnForm(), burn_reply("555-12", requested_slot="burn_phone"), BURN_DOMAIN)
+    assert slots["burn_phone"] is None
+    _, slots = run(ValidateBurnForm(), burn_reply("(608) 555-0142", requested_slot="burn_phone"), BURN_DOMAIN)
+    assert slots["burn_phone"] == "(608) 555-0142"
+
+
+def test_burn_date_in_the_past_is_refused():
+    text = "last tuesday"
+    d, slots = run(ValidateBurnForm(), burn_reply(text, entities=[ent(text, text, "when")],
+                                                  requested_slot="burn_date"), BURN_DOMAIN)
+    assert slots["burn_date"] is None
+    assert "passed" in texts(d)[0]
+
+
+def test_burn_date_with_time_sets_both_and_time_must_be_daylight():
+    text = "tomorrow at 10pm"
+    d, slots = run(ValidateBurnForm(), burn_reply(text, entities=[ent(text, text, "when")],
+                                                  requested_slot="burn_date"), BURN_DOMAIN)
+    assert slots["burn_date"] == "2026-07-03"
+    assert slots["burn_time"] is None  # 10 p.m. is after sunset in July
+    assert "sunset" in " ".join(texts(d))
+    text = "at 10am"
+    _, slots = run(ValidateBurnForm(), burn_reply(text, entities=[ent(text, text, "when")],
+                                                  requested_slot="burn_time", burn_date="2026-07-03"), BURN_DOMAIN)
+    assert slots["burn_time"] == "10:00"
+
+
+def test_no_burning_order_blocks_the_form():
+    common.store().set_burning_order("dunkirk", True, reason="dry conditions", set_by="chief")
+    text = "saturday"
+    d, slots = run(ValidateBurnForm(), burn_reply(text, entities=[ent(text, text, "when")],
+                                                  requested_slot="burn_date"), BURN_DOMAIN)
+    assert slots["burn_date"] is None
+    assert "no-burning order" in texts(d)[0]
+
+
+FILLED = {"burner_name": "Pat Olson", "burn_address": "N1234 County Road K", "burn_phone": "(608) 555-0142",
+          "burn_date": "2026-07-03", "burn_time": "10:00", "burn_location": "behind the barn"}
+
+
+def test_read_back_then_correction_of_the_phone():
+    d, _ = run(ActionAskBurnConfirmed(), burn_reply("", **FILLED, requested_slot="burn_confirmed"), {})
+    assert "Friday, July 3, 2026" in texts(d)[0] and "(608) 555-0142" in texts(d)[0]
+    tr = burn_reply("no, the phone is 608-555-0199", "deny", **FILLED, requested_slot="burn_confirmed")
+    _, slots = run(ValidateBurnForm(), tr, BURN_DOMAIN)
+    assert slots["burn_phone"] == "(608) 555-0199"
+    assert slots["burn_confirmed"] is None
+
+
+def test_correction_by_naming_the_field_clears_it():
+    tr = burn_reply("change the address", "deny", **FILLED, requested_slot="burn_confirmed")
+    _, slots = run(ValidateBurnForm(), tr, BURN_DOMAIN)
+    assert slots["burn_address"] is None
+    assert slots["burn_confirmed"] is None  # the form asks for the address again, then reads back
+
+
+def test_submit_stores_with_a_reference():
+    tr = burn_reply("yes", "affirm", **FILLED, burn_confirmed=True)
+    d, slots = run(ActionSubmitBurn(), tr, {})
+    out = texts(d)[0]
+    rows = common.store().list_burn_notifications("dunkirk")
+    assert len(rows) == 1 and rows[0].reference in out
+    assert rows[0].phone == "(608) 555-0142" and str(rows[0].burn_date) == "2026-07-03"
+    assert all(v is None for v in slots.values())
+
+
+def test_mequon_never_runs_the_burn_form(mequon):
+    d, _ = run(ActionStartBurn(), make_tracker("i want to notify a burn", "notify_burn"), {})
+    assert "Clerk" in texts(d)[0]
+    _, slots = run(ValidateBurnForm(), make_tracker("i want to notify a burn", "notify_burn",
+                                                    active_loop="burn_form"), BURN_DOMAIN)
+    assert slots.get("requested_slot") is None
