@@ -118,7 +118,7 @@ def format_quantity(value: Any, unit: str) -> str:
     if unit == "count":
         return f"{value:g}" if isinstance(value, float) else str(value)
     words = {"square_feet": "square feet", "cubic_feet": "cubic feet"}.get(unit, unit)
-    number = f"{value:g}" if isinstance(value, float) else str(value)
+    number = f"{value:,g}" if isinstance(value, float) else f"{value:,}"
     if value == 1 and words.endswith("s"):
         words = {"feet": "foot", "inches": "inch"}.get(words, words[:-1])
     return f"{number} {words}"
