@@ -118,7 +118,8 @@
   form.addEventListener("submit", function (ev) {
     ev.preventDefault();
     var text = input.value.trim();
-    if (!text || busy) return;
+    if (busy) { status.textContent = "Please wait for the answer to your last question."; return; }
+    if (!text) return;
     input.value = "";
     exchange({text: text}, text);
   });

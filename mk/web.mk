@@ -1,0 +1,46 @@
+# The web front (web/), the records store (records/) and `make run`.
+# Included by the top Makefile (which defines BIN, VENV, STAMP and `install`); mk/bot.mk defines `train`.
+.PHONY: run test-web test-web-fast system-deps clerk-account purge-records
+
+WEB_PORT ?= 8000
+WEB_HOST ?= 0.0.0.0
+RASA_PORT ?= 5005
+ACTION_PORT ?= 5055
+CHROMIUM := /usr/bin/chromium
+# The Rasa HTTP API token file: made by mk/bot.mk's $(BOT_TOKEN_FILE) rule (RASA_TOKEN overrides it).
+WEB_TOKEN_FILE := $(or $(BOT_TOKEN_FILE),instance/rasa_auth_token)
+
+# Headless Chromium for the browser test (Debian's package; Playwright is pointed at it, no browser download).
+# Installs only when missing, and only as root; otherwise says what to run.
+system-deps:
+	@if [ -x $(CHROMIUM) ]; then :; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	  apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends chromium; \
+	else echo "system-deps: $(CHROMIUM) is missing; run 'sudo apt-get install chromium' (the browser test will skip)"; fi
+
+# Everything, with honcho and the Procfile. Ctrl-C stops all three processes.
+run: install train $(WEB_TOKEN_FILE)
+	@mkdir -p instance
+	RASA_PORT=$(RASA_PORT) ACTION_PORT=$(ACTION_PORT) WEB_PORT=$(WEB_PORT) WEB_HOST=$(WEB_HOST) \
+	  RASA_TOKEN="$${RASA_TOKEN:-$$(cat $(WEB_TOKEN_FILE))}" RASA_TELEMETRY_ENABLED=false \
+	  SQLALCHEMY_SILENCE_UBER_WARNING=1 SANIC_HOST=127.0.0.1 PYTHONPATH=$(CURDIR) \
+	  $(BIN)/honcho start -f Procfile
+
+# Create a clerk account (asks for the password twice; there is no default account).
+clerk-account: install
+	@read -p "Clerk username: " u && $(BIN)/flask --app web create-clerk "$$u"
+
+# Delete records past the retention period (RECORDS_RETENTION_DAYS, default 7 years), keeping legal holds.
+purge-records: install
+	$(BIN)/flask --app web purge
+
+# Test-client tests, the browser test (headless Chromium + axe-core) and the end-to-end test against the real
+# stack (needs the trained model, hence `train`).
+test-web: install system-deps train
+	PYTHONPATH=$(CURDIR) $(BIN)/python -m pytest tests/records tests/web
+
+# Quick loop while developing: no browser, no real stack.
+test-web-fast: install
+	PYTHONPATH=$(CURDIR) $(BIN)/python -m pytest -m "not slow" tests/records tests/web
+
+TEST_TARGETS += test-web

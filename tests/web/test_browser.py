@@ -1,0 +1,148 @@
+"""Headless Chromium (Debian's package, no browser download): a whole conversation by keyboard alone, reflow
+at 320 px, and axe-core with zero WCAG 2.1 A/AA violations on the chat page and every clerk page. The chat
+talks to a fake Rasa on loopback (the end-to-end test covers the real one)."""
+
+import os
+from datetime import date
+
+import pytest
+
+from conftest import CLERK_PW
+from live import LiveServer
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+WCAG = {"runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]},
+        "resultTypes": ["violations"]}
+
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(not os.access(CHROMIUM, os.X_OK),
+                       reason=f"{CHROMIUM} is missing: `make system-deps` installs Debian's chromium"),
+]
+
+
+@pytest.fixture
+def browser():
+    from playwright.sync_api import sync_playwright
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def live(make_app, store):
+    app = make_app(SESSION_COOKIE_SECURE=True, PUBLIC_URL="")
+    store.create_clerk("ann", CLERK_PW)
+    store.add_burn_notification(town="dunkirk", name="Ann Lee", address="N1234 County Road K", phone="+16085550100",
+                                burn_date=date(2026, 11, 30), location="back field", approx_time="9 a.m.",
+                                channel="sms", conversation_id="c")
+    store.record_unanswered(town="dunkirk", text="<b>llamas?</b>", channel="web", suggestions=["livestock"])
+    store.set_burning_order("dunkirk", True, "Dry and windy", "ann")
+    store.save_inbound_sms("SM1", "+16085550100", "+16085550199", "can I burn")
+    with LiveServer(app) as srv:
+        yield srv
+
+
+def axe_violations(page) -> list[str]:
+    from axe_playwright_python.sync_playwright import Axe
+    results = Axe().run(page, options=WCAG)
+    return [f"{v['id']}: {v['help']} ({len(v['nodes'])} nodes: {v['nodes'][0]['target']})"
+            for v in results.response["violations"]]
+
+
+def focused(page) -> dict:
+    return page.evaluate("""() => { const e = document.activeElement; const s = getComputedStyle(e);
+        return {id: e.id, tag: e.tagName, text: (e.textContent || '').trim(),
+                outline: s.outlineStyle + ' ' + s.outlineWidth}; }""")
+
+
+def tab_to(page, predicate, key="Tab", limit=40) -> dict:
+    for _ in range(limit):
+        page.keyboard.press(key)
+        f = focused(page)
+        if predicate(f):
+            return f
+    raise AssertionError(f"never reached the element by {key}")
+
+
+def test_conversation_by_keyboard_alone_and_axe_clean(browser, live):
+    page = browser.new_page(viewport={"width": 1024, "height": 800})
+    page.goto(live.url + "/chat")
+    page.wait_for_selector("#transcript .msg.bot")
+    assert axe_violations(page) == []
+
+    f = tab_to(page, lambda f: f["id"] == "chat-input")
+    assert f["outline"].split()[0] != "none"  # focus is visible
+    page.keyboard.type("hello there")
+    page.keyboard.press("Enter")
+    page.wait_for_selector(".msg.bot:has-text('You said: hello there')")
+
+    page.keyboard.type("show me topics")  # focus stays in the input
+    page.keyboard.press("Enter")
+    page.wait_for_selector(".choices button:has-text('Barking dogs')")
+    f = tab_to(page, lambda f: f["tag"] == "BUTTON" and f["text"] == "Barking dogs", key="Shift+Tab")
+    assert f["outline"].split()[0] != "none"
+    page.keyboard.press("Enter")
+    link = page.wait_for_selector("#transcript a[href='/code/7.02-6']")
+    assert link.text_content() == "7.02-6"
+    assert focused(page)["id"] == "chat-input"
+
+    page.keyboard.type("xss <img src=x onerror=window.pwned=1>")
+    page.keyboard.press("Enter")
+    page.wait_for_selector(".msg.bot:has-text('<script>alert(2)</script>')")  # the bot's markup, as text
+    assert page.evaluate("() => window.pwned === undefined && !document.querySelector('#transcript img, #transcript script')")
+
+    log = page.query_selector("#transcript")
+    assert log.get_attribute("role") == "log"
+    assert axe_violations(page) == []
+
+    page.set_viewport_size({"width": 320, "height": 640})
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= 320
+    assert axe_violations(page) == []
+
+
+def test_embed_page_and_code_pages_axe_clean(browser, live):
+    page = browser.new_page()
+    for path in ["/chat?embed=1", "/code/", "/code/7.02-6"]:
+        page.goto(live.url + path)
+        assert axe_violations(page) == [], path
+
+
+def test_clerk_pages_axe_clean(browser, live):
+    page = browser.new_page(viewport={"width": 1024, "height": 800})
+    page.goto(live.url + "/clerk/")
+    assert "/clerk/login" in page.url
+    assert axe_violations(page) == []
+    page.fill("#username", "ann")
+    page.fill("#password", CLERK_PW)
+    page.keyboard.press("Enter")
+    page.wait_for_url(live.url + "/clerk/")
+    pages = ["/clerk/", "/clerk/code", "/clerk/code?q=rabies", "/clerk/code/7.02-5", "/clerk/calc/license",
+             "/clerk/calc/quarantine", "/clerk/calc/burning", "/clerk/burns", "/clerk/order",
+             "/clerk/unanswered", "/clerk/fees", "/clerk/sms", "/clerk/records"]
+    problems = {}
+    for path in pages:
+        page.goto(live.url + path)
+        assert "/clerk/login" not in page.url, path
+        v = axe_violations(page)
+        if v:
+            problems[path] = v
+    # a calculator with its answer, and a form with errors
+    page.goto(live.url + "/clerk/calc/burning")
+    page.click("button:has-text('Work it out')")
+    page.wait_for_selector("#answer-h")
+    if axe_violations(page):
+        problems["burning answer"] = axe_violations(page)
+    page.goto(live.url + "/clerk/order")
+    page.click("button:has-text('Save')")
+    page.wait_for_selector(".error")
+    if axe_violations(page):
+        problems["order errors"] = axe_violations(page)
+    page.set_viewport_size({"width": 320, "height": 640})
+    page.goto(live.url + "/clerk/burns")
+    if axe_violations(page):
+        problems["burns 320"] = axe_violations(page)
+    assert problems == {}
