@@ -107,7 +107,10 @@ def contacts() -> tuple[str, str]:
     key = current_app.config["TOWN"]
     try:
         t = get_town()
-        return t.clerk.phone, (t.fire_department.phone if t.fire_department else "911 in an emergency")
+        clerk = t.clerk.phone if not t.clerk.placeholder else "the Town Clerk (number not configured yet)"
+        fd = t.fire_department
+        fire = fd.phone if fd and not fd.placeholder else "911 in an emergency (the fire department's number is not configured yet)"
+        return clerk, fire
     except Exception:
         log.exception("knowledge base did not load; falling back to town.yml for contacts")
     try:

@@ -51,10 +51,9 @@ def signature_ok() -> bool:
 
 
 def help_text() -> str:
-    t = get_town()
-    fire = f" Burn notifications: {t.fire_department.phone}." if t.fire_department else ""
-    text = (f"{t.short_name} ordinance assistant: ask about dogs, animals or open burning. "
-            f"Clerk: {t.clerk.phone}.{fire} Msg&data rates may apply. Reply STOP to opt out.")
+    clerk, fire = contacts()
+    text = (f"{get_town().short_name} ordinance assistant: ask about dogs, animals or open burning. "
+            f"Clerk: {clerk}. Burn notifications: {fire}. Msg&data rates may apply. Reply STOP to opt out.")
     return sms_pages(text)[0]
 
 
@@ -130,7 +129,9 @@ def answer(from_: str, body: str) -> str | None:
         return None  # opted out: keep the message for the clerk, send nothing
     if word in MORE_WORDS:
         page = store.pop_pending_page(cid)
-        return _log(cid, page or to_gsm7("That was everything. Ask another question any time."))
+        if page:
+            return _log(cid, page)
+        # no page of ours left: the rest (if any) is the action server's (its "more" keeps them in a slot)
 
     offered = store.offered(cid)
     if word.isdigit() and 1 <= int(word) <= len(offered):

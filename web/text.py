@@ -48,7 +48,7 @@ REPLACE = {
     "\u00a7": "§", "\u00b6": "P.", "\t": " ", "\u00bd": "1/2", "\u00bc": "1/4", "\u00be": "3/4",
     "\u2192": "->", "\u2264": "<=", "\u2265": ">=", "\u00d7": "x", "\u00b0": " deg",
 }
-MORE_NOTE = " Reply MORE for the rest"
+MORE_NOTE = " Reply MORE for the rest."  # as knowledge.render.sms_pages says it
 
 
 def to_gsm7(text: str) -> str:

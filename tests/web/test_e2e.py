@@ -170,7 +170,7 @@ def test_sms_burn_notification_lands_as_a_record(stack):
     for turn in range(1, 16):
         if "reference is" in reply:
             break
-        while reply.endswith("Reply MORE for the rest"):
+        while reply.rstrip(".").endswith("Reply MORE for the rest"):
             reply = sms(web, "more", f"SMe2emore{turn}{len(transcript)}")
             transcript.append(reply)
         last = reply.split("Reply 1 for")[0].strip().splitlines()[-1]
