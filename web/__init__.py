@@ -78,6 +78,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     csrf.exempt(sms.bp)  # Twilio signs its requests instead (X-Twilio-Signature)
     csrf.exempt(chat.api)  # the widget API uses no cookies: the server-issued conversation id is the only key
     limiter.exempt(sms.bp)  # Twilio must never see a 429
+    limiter.limit(security.CHAT_LIMIT)(chat.api)  # per address: generous for a person, a brake for a script
     # one limiter per app; the wrapped view replaces the registered one
     app.view_functions["clerk.login"] = limiter.limit(security.LOGIN_LIMIT, methods=["POST"])(clerk.login)
     clerk.init_app(app)

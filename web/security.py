@@ -16,6 +16,8 @@ csrf = CSRFProtect()
 
 #: Login attempts allowed per client address (POST only).
 LOGIN_LIMIT = "5 per minute;30 per hour"
+#: Chat API requests per client address.
+CHAT_LIMIT = "60 per minute"
 
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
        "form-action 'self'; base-uri 'none'; object-src 'none'; frame-ancestors {ancestors}")

@@ -146,3 +146,27 @@ def test_clerk_pages_axe_clean(browser, live):
     if axe_violations(page):
         problems["burns 320"] = axe_violations(page)
     assert problems == {}
+
+
+def test_widget_embeds_with_one_script_tag(browser, live):
+    page = browser.new_page()
+    # Two public origins, as in production: the town's site and the assistant. Playwright routes both (the
+    # assistant's requests are forwarded to the live server), so Chromium's local-network rules don't apply.
+    assistant, site = "http://assistant.example", "http://town.example"
+    page.route(site + "/", lambda route: route.fulfill(
+        content_type="text/html",
+        body=f'<!doctype html><html lang="en"><head><title>Town</title></head><body><main><h1>Town of Dunkirk</h1>'
+             f'</main><script src="{assistant}/widget.js"></script></body></html>'))
+    page.route(assistant + "/**", lambda route: route.fulfill(
+        response=route.fetch(url=route.request.url.replace(assistant, live.url))))
+    page.goto(site + "/")
+    launcher = page.wait_for_selector("button:has-text('Questions about town rules?')")
+    tab_to(page, lambda f: f["tag"] == "BUTTON")
+    page.keyboard.press("Enter")
+    assert launcher.get_attribute("aria-expanded") == "true"
+    frame = page.frame_locator("iframe[title='Town ordinance assistant chat']")
+    frame.locator("#transcript .msg.bot").first.wait_for()
+    frame.locator("#chat-input").fill("hello widget")
+    frame.locator("#chat-input").press("Enter")
+    frame.locator(".msg.bot:has-text('You said: hello widget')").wait_for()
+    assert axe_violations(page) == []

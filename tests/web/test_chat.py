@@ -134,3 +134,10 @@ def test_malformed_chat_requests_get_4xx_json(client):
     assert say(client, cid, text="x" * 501).status_code == 400
     r = client.get("/chat/api/message")
     assert r.status_code == 405 and r.is_json
+
+
+def test_chat_api_is_rate_limited_per_address(make_app):
+    c = make_app().test_client()
+    codes = [c.post("/chat/api/start").status_code for _ in range(62)]
+    assert codes[:60] == [200] * 60 and codes[60] == 429
+    assert c.post("/chat/api/start").is_json
