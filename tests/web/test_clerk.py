@@ -164,3 +164,27 @@ def test_create_clerk_command(app, store):
 def test_purge_command(app, store):
     result = app.test_cli_runner().invoke(args=["purge", "--days", "3650"])
     assert result.exit_code == 0 and "burn_notifications" in result.output
+
+
+def test_state_statute_sections_have_pages(clerk_client, client):
+    from knowledge import load_town
+    number = next(n for n in load_town("dunkirk").sections if n.startswith("Wis. Stat."))
+    assert clerk_client.get(f"/clerk/code/{number}").status_code == 200
+    assert client.get(f"/code/{number}").status_code == 200
+
+
+@pytest.mark.parametrize("path", ["/clerk/", "/clerk/code", "/clerk/fees", "/clerk/calc/burning", "/clerk/order"])
+def test_mequon_clerk_pages_render(make_app, store, path):
+    store.create_clerk("mq", CLERK_PW)
+    c = make_app(TOWN="mequon", WTF_CSRF_ENABLED=False).test_client()
+    c.post("/clerk/login", data={"username": "mq", "password": CLERK_PW})
+    assert c.get(path).status_code == 200
+
+
+def test_mequon_chat_links_its_own_sections(make_app, fake_rasa):
+    c = make_app(TOWN="mequon").test_client()
+    assert b"Mequon" in c.get("/chat").data
+    cid = c.post("/chat/api/start").get_json()["conversation_id"]
+    r = c.post("/chat/api/message", json={"conversation_id": cid, "text": "what about 58-521"})
+    parts = r.get_json()["messages"][0]["parts"]
+    assert {"text": "58-521", "href": "/code/58-521"} in parts

@@ -157,3 +157,24 @@ def test_signature_uses_query_string(client):
 def RequestValidatorSig(url, params):  # noqa: N802
     from twilio.request_validator import RequestValidator
     return RequestValidator(TOKEN).compute_signature(url, params)
+
+
+def test_retry_while_first_attempt_is_in_flight_gets_the_same_reply(make_app, fake_rasa, store):
+    import threading
+    app = make_app(RASA_TIMEOUT=8.0, SMS_DUPLICATE_WAIT=10.0)
+    params = {"From": "+16085550100", "To": "+1", "Body": "slow", "MessageSid": "SMinflight"}
+    headers = {"X-Twilio-Signature": sign("/sms", params)}
+    out = {}
+
+    def first():
+        out["first"] = reply(app.test_client().post("/sms", data=params, headers=headers))
+
+    n = len(fake_rasa.received)
+    t = threading.Thread(target=first)
+    t.start()
+    time.sleep(0.5)
+    second = reply(app.test_client().post("/sms", data=params, headers=headers))
+    t.join()
+    assert second == out["first"] == "too late"
+    assert len(fake_rasa.received) == n + 1
+    assert len(store.list_inbound_sms()) == 1
