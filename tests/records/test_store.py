@@ -3,7 +3,6 @@ clerk passwords and the retention purge that respects legal holds."""
 
 import os
 import re
-import sqlite3
 import threading
 from datetime import date, datetime, timedelta, timezone
 
@@ -15,11 +14,30 @@ from records import Store
 NOW = datetime(2026, 11, 30, 15, 0, tzinfo=timezone.utc)
 
 
-@pytest.fixture
-def store(tmp_path):
-    st = Store(f"sqlite:///{tmp_path / 'records.db'}")
+PG_URL = os.environ.get("TEST_POSTGRES_URL", "")  # e.g. postgresql://postgres@127.0.0.1:5432/records_test
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def store(request, tmp_path):
+    """Every test runs on SQLite, and on PostgreSQL too when TEST_POSTGRES_URL names an empty database."""
+    if request.param == "postgresql":
+        if not PG_URL:
+            pytest.skip("TEST_POSTGRES_URL is not set (PostgreSQL tests)")
+        st = Store(PG_URL)
+        from records import schema
+        with st.engine.begin() as conn:
+            for table in reversed(schema.metadata.sorted_tables):
+                conn.execute(table.delete())
+    else:
+        st = Store(f"sqlite:///{tmp_path / 'records.db'}")
+    st.kind = request.param
     yield st
     st.close()
+
+
+def sqlite_only(store):
+    if store.kind != "sqlite":
+        pytest.skip("SQLite-specific")
 
 
 def add(store, **kw):
@@ -31,6 +49,7 @@ def add(store, **kw):
 
 
 def test_sqlite_runs_in_wal_mode_with_full_sync_and_foreign_keys(store):
+    sqlite_only(store)
     assert store.pragma("journal_mode").lower() == "wal"
     assert store.pragma("synchronous") == 2  # FULL
     assert store.pragma("foreign_keys") == 1
@@ -65,9 +84,9 @@ def test_burn_notification_gets_a_readable_reference_and_is_listed(store):
 def test_burn_notification_is_committed_before_it_returns(store, tmp_path):
     n = add(store)
     # another connection (as another process would) sees it at once
-    con = sqlite3.connect(tmp_path / "records.db")
-    assert con.execute("select reference from burn_notifications").fetchall() == [(n.reference,)]
-    con.close()
+    other = Store(store.url)
+    assert other.get_burn_notification(n.reference) == n
+    other.close()
 
 
 def test_burn_notifications_filter_by_date(store):
@@ -148,9 +167,8 @@ def test_conversation_ids_and_transcripts(store):
 
 def test_clerk_passwords_are_argon2_hashed(store, tmp_path):
     store.create_clerk("clerk", "correct horse battery")
-    con = sqlite3.connect(tmp_path / "records.db")
-    (h,) = con.execute("select password_hash from clerk_accounts").fetchone()
-    con.close()
+    with store.engine.connect() as conn:
+        h = conn.exec_driver_sql("select password_hash from clerk_accounts").scalar()
     assert h.startswith("$argon2id$") and "correct" not in h
     assert store.verify_clerk("clerk", "correct horse battery").username == "clerk"
     assert store.verify_clerk("clerk", "wrong password!!") is None
