@@ -3,3 +3,4 @@ from .answers import (ActionAnswer, ActionClarify, ActionGreet, ActionHandoff, A
                       ActionOutOfScope)
 from .forms import (ActionAskBurnConfirmed, ActionCancelForm, ActionLicenseAnswer, ActionStartBurn,  # noqa: F401
                     ActionSubmitBurn, ValidateBurnForm, ValidateLicenseForm)
+from .questions import ASK_ACTIONS  # noqa: F401,E402

@@ -81,14 +81,19 @@ def send(dispatcher: CollectingDispatcher, tracker: Tracker, answer) -> list[dic
         pages = render.sms_pages(answer)
         dispatcher.utter_message(text=pages[0])
         return [SlotSet("sms_more", pages[1:] or None)]
-    dispatcher.utter_message(text=render.text(answer))
+    # Rasa's REST channel splits a text on blank lines into separate messages: keep the answer one message.
+    dispatcher.utter_message(text=one_message(render.text(answer)))
     return [SlotSet("sms_more", None)]
+
+
+def one_message(text: str) -> str:
+    return re.sub(r"\n{2,}", "\n", text.strip())
 
 
 def send_text(dispatcher: CollectingDispatcher, tracker: Tracker, text: str, **kwargs) -> None:
     if channel(tracker) == "sms":
         text = render.gsm7(text)
-    dispatcher.utter_message(text=text, **kwargs)
+    dispatcher.utter_message(text=one_message(text), **kwargs)
 
 
 _STORE = None

@@ -26,12 +26,15 @@ BURN_SLOTS = ["burner_name", "burn_address", "burn_phone", "burn_date", "burn_ti
               "burn_confirmed"]
 
 
-def _takes_values(tracker: Tracker) -> bool:
-    """Does the latest message carry form values (not a question or a command)?"""
+def _takes_values(tracker: Tracker, *slots: str) -> bool:
+    """Does the latest message carry values for ``slots``? Value intents do; so does a statement that is not a
+    question or a command answering the question asked for one of ``slots`` ("got them in May" read as
+    another intent)."""
     intent = common.intent_of(tracker)
     if intent in common.VALUE_INTENTS:
         return True
-    return False
+    return (tracker.get_slot("requested_slot") in slots and intent not in common.COMMAND_INTENTS
+            and not common.looks_like_question(common.text_of(tracker)))
 
 
 def _free_text(tracker: Tracker, slot: str) -> Optional[str]:
@@ -67,7 +70,7 @@ class ValidateLicenseForm(FormValidationAction):
 
     # extraction: entities of the first message and of each reply, the reply's text for the slot asked
     async def extract_dog_count(self, dispatcher, tracker: Tracker, domain: DomainDict) -> Dict[Text, Any]:
-        if not _takes_values(tracker):
+        if not _takes_values(tracker, "dog_count"):
             return {}
         ents = sorted(tracker.latest_message.get("entities", []), key=lambda e: e.get("start", 0))
         total, pending, saw_dog = 0, None, False
@@ -87,12 +90,12 @@ class ValidateLicenseForm(FormValidationAction):
             if n is not None:
                 return {"dog_count": float(n)}
         if saw_dog and tracker.get_slot("dog_count") is None and re.search(
-                r"\b(a|my|one|the|our|this|new)\s+(\w+\s+)?(dog|puppy|pup)\b", common.text_of(tracker), re.I):
+                r"\b(my|our|one|this)\s+(new\s+|only\s+)?(dog|puppy|pup)\b(?!\s+licen)", common.text_of(tracker), re.I):
             return {"dog_count": 1.0}
         return {}
 
     async def extract_dogs_neutered(self, dispatcher, tracker, domain) -> Dict[Text, Any]:
-        if not _takes_values(tracker):
+        if not _takes_values(tracker, "dogs_neutered"):
             return {}
         text = common.text_of(tracker)
         m = re.search(r"\b(\d+|one|two|three|four|five|six|none|all|both)\s+(?:of them\s+)?(?:is|are)\s+"
@@ -124,7 +127,7 @@ class ValidateLicenseForm(FormValidationAction):
         return {}
 
     async def extract_service_dog(self, dispatcher, tracker, domain) -> Dict[Text, Any]:
-        if not _takes_values(tracker):
+        if not _takes_values(tracker, "service_dog"):
             return {}
         text = common.text_of(tracker)
         if common.entity(tracker, "service_dog"):
@@ -146,7 +149,7 @@ class ValidateLicenseForm(FormValidationAction):
         return {}
 
     async def extract_acquired(self, dispatcher, tracker, domain) -> Dict[Text, Any]:
-        if not _takes_values(tracker):
+        if not _takes_values(tracker, "acquired", "purchase_day"):
             return {}
         text = common.text_of(tracker)
         asked = tracker.get_slot("requested_slot") == "acquired"
@@ -163,7 +166,7 @@ class ValidateLicenseForm(FormValidationAction):
         return {}
 
     async def extract_purchase_day(self, dispatcher, tracker, domain) -> Dict[Text, Any]:
-        if not _takes_values(tracker):
+        if not _takes_values(tracker, "acquired", "purchase_day"):
             return {}
         text = common.text_of(tracker)
         asked = tracker.get_slot("requested_slot") == "purchase_day"
@@ -176,6 +179,8 @@ class ValidateLicenseForm(FormValidationAction):
 
     # validation
     def validate_dog_count(self, value, dispatcher, tracker, domain) -> Dict[Text, Any]:
+        if value is None:  # cleared, not given: nothing to check
+            return {"dog_count": None}
         try:
             n = int(float(value))
         except (TypeError, ValueError):
@@ -186,6 +191,8 @@ class ValidateLicenseForm(FormValidationAction):
         return {"dog_count": float(n)}
 
     def validate_dogs_neutered(self, value, dispatcher, tracker, domain) -> Dict[Text, Any]:
+        if value is None:  # cleared, not given: nothing to check
+            return {"dogs_neutered": None}
         dogs = tracker.get_slot("dog_count")
         if value not in ("all", "none") and dogs is not None:
             try:
@@ -198,9 +205,13 @@ class ValidateLicenseForm(FormValidationAction):
         return {"dogs_neutered": value}
 
     def validate_service_dog(self, value, dispatcher, tracker, domain) -> Dict[Text, Any]:
+        if value is None:  # cleared, not given: nothing to check
+            return {"service_dog": None}
         return {"service_dog": value}
 
     def validate_acquired(self, value, dispatcher, tracker, domain) -> Dict[Text, Any]:
+        if value is None:  # cleared, not given: nothing to check
+            return {"acquired": None}
         if value == "long ago":
             return {"acquired": value}
         kind, _, said = str(value).partition(":")
@@ -214,6 +225,8 @@ class ValidateLicenseForm(FormValidationAction):
         return {"acquired": f"{kind}:{day.isoformat()}"}
 
     def validate_purchase_day(self, value, dispatcher, tracker, domain) -> Dict[Text, Any]:
+        if value is None:  # cleared, not given: nothing to check
+            return {"purchase_day": None}
         t = common.town()
         try:
             day = when.parse_day(str(value), t, now=common.now(t), prefer="future")
@@ -326,7 +339,7 @@ class ValidateBurnForm(FormValidationAction):
         return {}
 
     async def extract_burn_date(self, dispatcher, tracker, domain):
-        if not _takes_values(tracker):
+        if not _takes_values(tracker, "burn_date", "burn_time"):
             return {}
         said = common.when_text(tracker)
         if said and not re.fullmatch(r"(?i)(at|around|about|by)?\s*\d{1,2}(:\d\d)?\s*(am|pm|a\.m\.|p\.m\.)?|"
@@ -336,7 +349,7 @@ class ValidateBurnForm(FormValidationAction):
         return {"burn_date": text} if text else {}
 
     async def extract_burn_time(self, dispatcher, tracker, domain):
-        if not _takes_values(tracker):
+        if not _takes_values(tracker, "burn_date", "burn_time"):
             return {}
         said = common.when_text(tracker)
         if said and re.search(r"\d|noon", said, re.I) and not re.fullmatch(r"(?i)\s*\d{1,2}/\d{1,2}(/\d{2,4})?\s*|"
@@ -363,6 +376,8 @@ class ValidateBurnForm(FormValidationAction):
 
     # validation
     def validate_burner_name(self, value, dispatcher, tracker, domain):
+        if value is None:  # cleared, not given: nothing to check
+            return {"burner_name": None}
         name = " ".join(str(value).split())
         if not re.search(r"[A-Za-z]", name) or len(name) < 2 or len(name) > 80 or re.search(r"\d{3}", name):
             common.send_text(dispatcher, tracker, "Please tell me your name (for example 'Pat Olson').")
@@ -370,6 +385,8 @@ class ValidateBurnForm(FormValidationAction):
         return {"burner_name": name}
 
     def validate_burn_address(self, value, dispatcher, tracker, domain):
+        if value is None:  # cleared, not given: nothing to check
+            return {"burn_address": None}
         address = " ".join(str(value).split())
         try:
             tagged, _ = usaddress.tag(address)
@@ -382,6 +399,8 @@ class ValidateBurnForm(FormValidationAction):
         return {"burn_address": address}
 
     def validate_burn_phone(self, value, dispatcher, tracker, domain):
+        if value is None:  # cleared, not given: nothing to check
+            return {"burn_phone": None}
         if str(value).startswith("invalid:"):
             common.send_text(dispatcher, tracker, "That doesn't look like a phone number I can use. Please "
                              "give a 10-digit number, like 608-555-0142.")
@@ -399,6 +418,8 @@ class ValidateBurnForm(FormValidationAction):
                 "burn_confirmed": None}
 
     def validate_burn_date(self, value, dispatcher, tracker, domain):
+        if value is None:  # cleared, not given: nothing to check
+            return {"burn_date": None}
         t = common.town()
         now = common.now(t)
         try:
@@ -422,6 +443,8 @@ class ValidateBurnForm(FormValidationAction):
         return out
 
     def validate_burn_time(self, value, dispatcher, tracker, domain):
+        if value is None:  # cleared, not given: nothing to check
+            return {"burn_time": None}
         t = common.town()
         tz = ZoneInfo(t.timezone)
         if re.fullmatch(r"\d\d:\d\d", str(value)):
@@ -454,6 +477,8 @@ class ValidateBurnForm(FormValidationAction):
         return {"burn_time": at.strftime("%H:%M"), "burn_confirmed": None}
 
     def validate_burn_location(self, value, dispatcher, tracker, domain):
+        if value is None:  # cleared, not given: nothing to check
+            return {"burn_location": None}
         place = " ".join(str(value).split())
         if len(place) < 3 or len(place) > 200:
             common.send_text(dispatcher, tracker, "Where on the property will the fire be?")
@@ -461,6 +486,8 @@ class ValidateBurnForm(FormValidationAction):
         return {"burn_location": place}
 
     def validate_burn_confirmed(self, value, dispatcher, tracker, domain):
+        if value is None:  # cleared, not given: nothing to check
+            return {"burn_confirmed": None}
         if value is True:
             return {"burn_confirmed": True}
         text = common.text_of(tracker)
@@ -511,11 +538,12 @@ class ActionStartBurn(Action):
         if not _burning_covered(t):
             answer = handlers.topic(t, "burn_notification", on=common.now(t).date())
             return common.send(dispatcher, tracker, answer) + reset
-        cites = "; ".join(c.label for c in t.topics["burn_notification"].citations) or t.code_name
+        labels = [c.label for c in t.topics["burn_notification"].citations]
+        cites = next((lb for lb in labels if lb.endswith("7.12(1)")), labels[0] if labels else t.code_name)
         common.send_text(dispatcher, tracker,
                          f"I'll record your burn notification for the Fire Department ({cites}). I need six "
                          "facts: name, address, phone, date, approximate time and location. Say 'cancel' any time.")
-        return reset
+        return []
 
 
 class ActionSubmitBurn(Action):

@@ -1,8 +1,10 @@
 """RulerEntityExtractor: the entities of the rule-based spaCy pipeline (bot/spacy_build.py), tidied.
 
 It is SpacyEntityExtractor with three rules added after the entity ruler:
-- a count is kept only where it counts animals ("2 dogs", "a cat", "three spayed dogs") or stands alone
-  ("2" in answer to "how many dogs?"); "a"/"an"/"to"/"for" need an animal right after them;
+- a count is kept only where it counts animals ("2 dogs", "three spayed dogs") or stands alone ("2" in answer
+  to "how many dogs?"); "a"/"an"/"to"/"for" need an animal right after them and another count in the message
+  ("2 dogs and a cat");
+- an animal word naming a thing ("dog license", "dog run") is not an animal entity;
 - time phrases next to each other merge ("tomorrow" + "at 3" -> "tomorrow at 3");
 - a number inside a time or a section is not a count.
 Its own name (not "SpacyEntityExtractor") also keeps `rasa test nlu` from dropping its entities as those of
@@ -32,10 +34,15 @@ def tidy(doc) -> List[Dict[Text, Any]]:
             labels[i] = e.label_
     kept = []
     for e in ents:
-        if e.label_ == "count":
-            if not _is_count(doc, e, labels):
-                continue
+        if e.label_ == "count" and not _is_count(doc, e, labels):
+            continue
+        if e.label_ == "animal" and e.end < len(doc) and doc[e.end].lower_ in vocab.COMPOUND_HEADS:
+            continue
         kept.append([e.label_, e.start, e.end])
+    # "a"/"an"/"another" count an animal only beside another count: "2 dogs and a cat"
+    strong = [k for k in kept if k[0] == "count" and doc[k[1]:k[2]].text.lower() not in vocab.WEAK_COUNTS]
+    if not strong:
+        kept = [k for k in kept if not (k[0] == "count" and doc[k[1]:k[2]].text.lower() in vocab.WEAK_COUNTS)]
     # merge adjacent time phrases: "tomorrow" "at 3" / "saturday" "at 10pm" / "march 3" "," "2027"
     merged: list[list] = []
     for item in kept:

@@ -1,6 +1,6 @@
 """Build the rule-based spaCy pipeline that config.yml loads with SpacyNLP by path.
 
-    python -m bot.spacy_build [--out bot/spacy_model]
+    python -m bot.spacy_build [--out bot/spacy_pipeline]
 
 A blank English pipeline plus an ``entity_ruler``; its patterns come from the knowledge base (every section
 number of every town, the materials and animals the code names) and from the word lists in bot/vocab.py.
@@ -20,7 +20,7 @@ import yaml
 from bot import vocab
 
 ROOT = Path(__file__).resolve().parents[1]
-DEFAULT_OUT = ROOT / "bot" / "spacy_model"
+DEFAULT_OUT = ROOT / "bot" / "spacy_pipeline"
 
 DAYS = {
     "monday": ["monday", "mon", "mondays", "mondy"],

@@ -58,7 +58,7 @@ VACCINATED = {
                      "n't up to date", "nt vaccinated"],
 }
 INCIDENT = {
-    "bite": ["bit", "bite", "bites", "bitten", "biting", "bitt", "bitten by", "nipped", "nip", "bit by"],
+    "bite": ["bit", "bite", "bites", "bitten", "biting", "bitt", "nipped", "nip"],
     "exposure": ["exposed", "exposure", "rabid", "expose", "exposd"
                  ],
 }
@@ -88,3 +88,8 @@ COUNT_GAP = {"more", "other", "small", "big", "large", "little", "old", "young",
              "fixed", "unneutered", "intact", "unspayed", "altered", "indoor", "outdoor", "german", "lab",
              "grown", "baby", "pet", "house", "farm", "barn", "unfixed", "vaccinated"}
 WEAK_COUNTS = {"a", "an", "too", "to", "for", "tree", "both", "single", "another", "couple"}
+# "dog license", "dog run", "dog house": the animal word names a thing, not an animal the resident has
+COMPOUND_HEADS = {"license", "licence", "licenses", "licences", "licensing", "licence's", "tag", "tags", "run", "runs",
+                  "house", "houses", "pen", "pens", "kennel", "kennels", "daycare", "day", "boarding", "breeder",
+                  "breeders", "grooming", "groomer", "park", "warden", "pound", "catcher", "fee", "fees", "tax",
+                  "ordinance", "law", "laws", "rule", "rules", "permit", "coop", "coops", "food", "door", "sitter"}

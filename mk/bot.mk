@@ -8,13 +8,13 @@ export ACTION_PORT
 BOT_ARGS := --domain bot/domain --config bot/config.yml
 RASA := PYTHONPATH=$(CURDIR) RASA_TELEMETRY_ENABLED=false SQLALCHEMY_SILENCE_UBER_WARNING=1 $(BIN)/rasa
 BOT_MODEL := models/ordinance.tar.gz
-SPACY_MODEL := bot/spacy_model/config.cfg
+SPACY_MODEL := bot/spacy_pipeline/config.cfg
 BOT_TOKEN_FILE := instance/rasa_auth_token
 BOT_INPUTS := bot/config.yml $(wildcard bot/domain/*.yml) $(wildcard data/*.yml) bot/components.py $(SPACY_MODEL)
 
 # The rule-based spaCy pipeline (blank English + entity_ruler from the knowledge base), loaded by path.
 $(SPACY_MODEL): bot/spacy_build.py bot/vocab.py $(wildcard knowledge/towns/*/sections.yml) | install
-	PYTHONPATH=$(CURDIR) $(BIN)/python -m bot.spacy_build --out bot/spacy_model
+	PYTHONPATH=$(CURDIR) $(BIN)/python -m bot.spacy_build --out bot/spacy_pipeline
 spacy-model: $(SPACY_MODEL)
 
 # Retrains only when an input changed (make) and only the changed parts (rasa's fingerprint cache in .rasa/).

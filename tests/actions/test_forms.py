@@ -157,3 +157,22 @@ def test_mequon_never_runs_the_burn_form(mequon):
     _, slots = run(ValidateBurnForm(), make_tracker("i want to notify a burn", "notify_burn",
                                                     active_loop="burn_form"), BURN_DOMAIN)
     assert slots.get("requested_slot") is None
+
+
+def test_form_activation_with_cleared_slots_says_nothing():
+    """Slots cleared to None (a new form) are not 'invalid answers': no error message, nothing filled."""
+    tr = make_tracker("i want to notify the fire department of a burn", "notify_burn", active_loop="burn_form")
+    tr.events.extend({"event": "slot", "name": s, "value": None} for s in BURN_SLOTS)
+    d, slots = run(ValidateBurnForm(), tr, BURN_DOMAIN)
+    assert texts(d) == []
+    assert all(v is None for k, v in slots.items() if k != "requested_slot")
+
+
+def test_questions_are_one_message_each():
+    from actions.questions import ASK_ACTIONS
+    names = set()
+    for cls in ASK_ACTIONS:
+        d, _ = run(cls(), make_tracker("", "inform"), {})
+        assert len(texts(d)) == 1 and texts(d)[0].endswith("?") or ")" in texts(d)[0]
+        names.add(cls().name())
+    assert "action_ask_burn_form_burn_phone" in names and "action_ask_license_form_dog_count" in names

@@ -1,0 +1,44 @@
+"""The forms' questions (action_ask_<form>_<slot>): one message each, SMS-safe, with buttons where useful."""
+from __future__ import annotations
+
+from typing import Any, Dict, List, Text
+
+from rasa_sdk import Action
+
+from . import common
+
+YES_NO = [{"title": "Yes", "payload": "yes"}, {"title": "No", "payload": "no"}]
+QUESTIONS: dict[str, tuple[str, list]] = {
+    "license_form_dog_count": ("How many dogs are you licensing?", []),
+    "license_form_dogs_neutered": ("Are they spayed or neutered? (all, none, or how many)",
+                                   [{"title": "All are", "payload": "they are all spayed or neutered"},
+                                    {"title": "None are", "payload": "not fixed"}]),
+    "license_form_service_dog": ("Is any of them a service dog?", YES_NO),
+    "license_form_acquired": ("When did you get the dog, or move to town with it? (a date, or 'over a year ago')",
+                              []),
+    "license_form_purchase_day": ("When will you buy the license? (for example 'today' or 'March 3')", []),
+    "burn_form_burner_name": ("First, your full name?", []),
+    "burn_form_burn_address": ("Your address? (for example N1234 County Road K)", []),
+    "burn_form_burn_phone": ("A phone number where the fire department can reach you?", []),
+    "burn_form_burn_date": ("What day will you burn?", []),
+    "burn_form_burn_time": ("About what time will you start? (burning is allowed only between sunrise and sunset)",
+                            []),
+    "burn_form_burn_location": ("Where on the property will the fire be? (for example 'behind the barn, 100 feet "
+                                "from the house')", []),
+}
+
+
+class _Ask(Action):
+    key = ""
+
+    def name(self) -> Text:
+        return f"action_ask_{self.key}"
+
+    async def run(self, dispatcher, tracker, domain) -> List[Dict[Text, Any]]:
+        text, buttons = QUESTIONS[self.key]
+        common.send_text(dispatcher, tracker, text, buttons=buttons or None)
+        return []
+
+
+# one class per question: rasa_sdk registers every Action subclass by its name()
+ASK_ACTIONS = [type(f"ActionAsk_{k}", (_Ask,), {"key": k}) for k in QUESTIONS]
