@@ -22,7 +22,7 @@ from .model import PLACEHOLDER, Citation, Contact, Gap, Paragraph, Parameter, Se
 
 ROOT = Path(__file__).resolve().parent
 UNITS = {"USD", "dogs", "cats", "animals", "days", "weeks", "months", "years", "feet", "inches",
-         "square_feet", "cubic_feet", "pounds", "hours", "acres", "month_day", "time_of_day", "count"}
+         "square_feet", "cubic_feet", "pounds", "hours", "acres", "month_day", "time_of_day", "count", "ratio"}
 NAME = re.compile(r"^[a-z][a-z0-9_]*(\.[a-z0-9_]+)*$")
 TOWN_KEY = re.compile(r"^[a-z][a-z0-9_-]*$")
 

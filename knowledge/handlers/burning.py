@@ -1,8 +1,8 @@
 """Is open burning allowed at a given moment, and what must the resident do?
 
-Dunkirk Code 7.09 to 7.13: burning is permitted only between sunrise and sunset (7.11), never while a
-no-burning order is in effect (7.10(4)), never of the materials 7.10 prohibits, and only after notifying the
-Fire Department (7.12(1)); 7.12 sets the rules for a burn and 7.13 the costs and penalties.
+Dunkirk Code 7.09 to 7.13: burning is permitted only between sunrise and sunset, never while a
+no-burning order is in effect, never of the materials 7.10 prohibits, and only after notifying the
+Fire Department; 7.12 sets the rules for a burn and 7.13 the costs and penalties.
 A town whose code has no burning rules (Mequon) gets "not covered" and the clerk's contact, never Dunkirk's rules.
 """
 
@@ -26,19 +26,19 @@ def _notify_steps(answer: Answer, town: Town) -> None:
     for c in t.citations:
         answer.cite(c)
     answer.steps.append("Before burning, notify the Fire Department with " + ", ".join(NOTICE_FACTS[:-1])
-                        + f" and {NOTICE_FACTS[-1]} (7.12(1)).")
+                        + f" and {NOTICE_FACTS[-1]}.")
 
 
 def _rule_steps(answer: Answer, town: Town, on: date) -> None:
     feet = use(answer, town, "open_burning.setback_feet", on)
-    answer.steps.append("A responsible adult must attend the fire until it is totally extinguished (7.12(2)).")
-    answer.steps.append("Burn only when wind and weather do not create a risk of the fire spreading (7.12(4)).")
+    answer.steps.append("A responsible adult must attend the fire until it is totally extinguished.")
+    answer.steps.append("Burn only when wind and weather do not create a risk of the fire spreading.")
     answer.steps.append(f"Keep the fire at least {fmt(town, 'open_burning.setback_feet', feet)} from any "
                         "structure, hay stack or fuel storage, and never on a paved surface within a "
-                        "right-of-way (7.12(5)); provide firebreaks (7.12(6)).")
+                        "right-of-way; provide firebreaks.")
     answer.caveats.append("The landowner pays the cost of extinguishing a fire burned in violation, and of "
                           "any fire that gets out of control; violations, including failing to notify, are "
-                          "Class C forfeitures under Chapter 17, which our copy does not include (7.13).")
+                          "Class C forfeitures under Chapter 17, which our copy does not include.")
     for key in ("burning_rules", "burning_penalties"):
         for c in town.topics[key].citations:
             answer.cite(c)
@@ -66,18 +66,18 @@ def _check_material(answer: Answer, town: Town, material: str | None) -> bool:
     if citation is not None:
         answer.cite(citation)
     if kind == "prohibited":
-        answer.steps.append(f"{what.capitalize()} may not be burned in the Town at any time (7.10(1)).")
+        answer.steps.append(f"{what.capitalize()} may not be burned in the Town at any time.")
         return False
     if kind == "permit":
-        answer.steps.append(f"Burning {what} is prohibited without a permit (7.10).")
+        answer.steps.append(f"Burning {what} is prohibited without a permit.")
         return False
     if kind == "state_rules":
-        answer.caveats.append(f"7.10(1) also bans materials prohibited by state statute or administrative rule; "
+        answer.caveats.append(f"{citation.ref} also bans materials prohibited by state statute or administrative rule; "
                               f"our copy does not include those rules, so check with the Wisconsin DNR before "
                               f"burning {what}.")
         return True
-    answer.steps.append(f"{what.capitalize()} is not among the materials 7.10 prohibits; open burning not "
-                        "prohibited there is permitted between sunrise and sunset (7.11).")
+    answer.steps.append(f"{what.capitalize()} is not among the materials the code prohibits; open burning not "
+                        "prohibited there is permitted between sunrise and sunset.")
     return True
 
 
@@ -85,8 +85,7 @@ def _order_blocks(answer: Answer, order: BurningOrder | None) -> bool:
     if order is not None and order.active:
         reason = f" ({order.reason})" if order.reason else ""
         since = f" since {order.since:%B %-d, %Y}" if order.since else ""
-        answer.steps.append(f"A no-burning order is in effect{since}{reason}: no open burning of any type "
-                            "(7.10(4)).")
+        answer.steps.append(f"A no-burning order is in effect{since}{reason}: no open burning of any type.")
         return True
     answer.steps.append("No no-burning order is in effect right now.")
     return False
@@ -111,7 +110,7 @@ def burning(town: Town, *, at: datetime | Moment, order: BurningOrder | None = N
         answer.cite(c)
     answer.steps.append(f"I understood: {said}.")
     answer.steps.append(f"On {words_for_day(day)}, sunrise is {words_for_time(rise)} and sunset "
-                        f"{words_for_time(set_)}: burning is permitted only between them (7.11).")
+                        f"{words_for_time(set_)}: burning is permitted only between them.")
     blocked = _order_blocks(answer, order)
     material_ok = _check_material(answer, town, material)
 
@@ -145,7 +144,7 @@ def burning(town: Town, *, at: datetime | Moment, order: BurningOrder | None = N
         answer.result = f"No, you may not burn {when_words}: {why}."
         if not in_hours and not blocked and material_ok:
             answer.caveats.append("The Town Board may permit burning after sunset when a landowner asks for a "
-                                  "specific exception (7.11).")
+                                  "specific exception.")
     _notify_steps(answer, town)
     _rule_steps(answer, town, day)
     add_gaps(answer, town, "burning_hours")

@@ -121,10 +121,10 @@ def license_cost(town: Town, *, on: date, dogs: int = 1, neutered: int | None = 
 
     half_after = use(answer, town, "dog_license.half_after", on)
     half = bool(licensable_age_on and licensable_age_on > _month_day(on.year, half_after))
-    factor = 0.5 if half else 1.0
+    factor = use(answer, town, "dog_license.half_rate", on) if half else 1
     if half:
         answer.steps.append(f"The dog reached licensable age after {fmt(town, 'dog_license.half_after', half_after)}"
-                            f" of the license year, so the tax is half.")
+                            f" of the license year, so it pays {factor:g} of the tax.")
 
     n_rate = _rate(answer, town, "dog_license.tax.neutered", on)
     u_rate = _rate(answer, town, "dog_license.tax.unneutered", on)

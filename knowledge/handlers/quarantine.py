@@ -21,7 +21,7 @@ def _period(answer: Answer, town: Town, name: str, incident: date, today: date, 
     days = use(answer, town, name, incident)
     end = incident + timedelta(days=days)
     status = "still running" if today <= end else "over"
-    answer.steps.append(f"{what}: {plural(days, 'day')} from {incident:%B %-d, %Y} → through "
+    answer.steps.append(f"{what} ({town.param(name).reference.ref}): {plural(days, 'day')} from {incident:%B %-d, %Y} → through "
                         f"{end:%B %-d, %Y} ({status} as of {today:%B %-d, %Y}).")
     answer.data.setdefault("periods", {})[name] = end.isoformat()
     return end
@@ -52,7 +52,6 @@ def quarantine(town: Town, *, incident: date, today: date, kind: str = "bite", a
 
 def _dunkirk_rules(answer, town, incident, today, kind, animal, vaccinated) -> None:
     if animal == "other":
-        s = town.sections["7.02-5"]
         answer.result = ("For an animal other than a dog or cat the code sets no quarantine period: a law "
                          "enforcement officer may order it killed or kill it if it bit a person or is infected "
                          "with rabies.")
@@ -61,12 +60,13 @@ def _dunkirk_rules(answer, town, incident, today, kind, animal, vaccinated) -> N
         return
     if kind == "bite":
         obs = _period(answer, town, "quarantine.bite_observation_days", incident, today,
-                      "Strict isolation under a veterinarian's supervision (7.02-5(d)(2))")
+                      "Strict isolation under a veterinarian's supervision")
         conf = _period(answer, town, "quarantine.bite_confinement_days", incident, today,
-                       "The owner keeps the animal confined (7.02-9)")
+                       "The owner keeps the animal confined")
         answer.steps.append("The veterinarian examines the animal on the first day of isolation, on the last "
                             "day and on one day in between.")
-        answer.cite(_quote(town, "7.02-5(d)(2)", "examination of the animal on the first day of isolation"))
+        answer.cite(_quote(town, town.param("quarantine.bite_observation_days").reference.ref,
+                           "examination of the animal on the first day of isolation"))
         hours = use(answer, town, "quarantine.delivery_hours", incident)
         if vaccinated:
             answer.steps.append("With a current rabies vaccination the officer may order the quarantine on the "
@@ -76,14 +76,16 @@ def _dunkirk_rules(answer, town, incident, today, kind, animal, vaccinated) -> N
                                 f"within {plural(hours, 'hour')} of the order"
                                 + ("." if vaccinated is False else " (unless it is currently vaccinated, when "
                                    "the officer may allow quarantine at home)."))
+        obs_ref, conf_ref = (town.param(n).reference.ref for n in ("quarantine.bite_observation_days",
+                                                                   "quarantine.bite_confinement_days"))
         answer.result = (f"After a bite on {incident:%B %-d, %Y}: isolation and observation through at least "
-                         f"{obs:%B %-d, %Y} (7.02-5(d)(2)), and the {animal} must stay confined through at least "
-                         f"{conf:%B %-d, %Y} (7.02-9). Both apply; the longer one ends {max(obs, conf):%B %-d, %Y}.")
+                         f"{obs:%B %-d, %Y} ({obs_ref}), and the {animal} must stay confined through at least "
+                         f"{conf:%B %-d, %Y} ({conf_ref}). Both apply; the longer one ends {max(obs, conf):%B %-d, %Y}.")
         answer.value = {"observation_end": obs.isoformat(), "confinement_end": conf.isoformat(),
                         "ends": max(obs, conf).isoformat()}
-        answer.caveats.append("Report the bite to a law enforcement officer at once (7.02-9). An officer may "
+        answer.caveats.append(f"Report the bite to a law enforcement officer at once ({conf_ref}). An officer may "
                               "extend the period; release needs the veterinarian's certificate.")
-        answer.cite(_quote(town, "7.02-9", "shall immediately report such fact to a law enforcement officer"))
+        answer.cite(_quote(town, conf_ref, "shall immediately report such fact to a law enforcement officer"))
         return
     # exposure to a rabid animal
     if vaccinated is None:
@@ -91,7 +93,7 @@ def _dunkirk_rules(answer, town, incident, today, kind, animal, vaccinated) -> N
     results = []
     if vaccinated in (False, None):
         end = _period(answer, town, "quarantine.exposure.unvaccinated_days", incident, today,
-                      "Not vaccinated: leashed or confined (7.02-5(d)(3)a)")
+                      "Not vaccinated: leashed or confined")
         lo = use(answer, town, "quarantine.exposure.vaccinate_from_day", incident)
         hi = use(answer, town, "quarantine.exposure.vaccinate_to_day", incident)
         first, last = incident + timedelta(days=lo), incident + timedelta(days=hi)
@@ -103,7 +105,7 @@ def _dunkirk_rules(answer, town, incident, today, kind, animal, vaccinated) -> N
                         "vaccinate_to": last.isoformat()}
     if vaccinated in (True, None):
         end = _period(answer, town, "quarantine.exposure.vaccinated_days", incident, today,
-                      "Vaccinated: leashed or confined (7.02-5(d)(3)b)")
+                      "Vaccinated: leashed or confined")
         answer.steps.append("Have the animal revaccinated as soon as possible after the exposure.")
         results.append(f"if currently vaccinated, leashed or confined through {end:%B %-d, %Y} and "
                        "revaccinated as soon as possible")
