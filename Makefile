@@ -29,7 +29,7 @@ test-knowledge: install
 
 # Each area adds its own test target to TEST_TARGETS in mk/<area>.mk; `make test` runs them all.
 TEST_TARGETS := test-knowledge
-include $(sorted $(wildcard mk/*.mk))
+include $(sort $(wildcard mk/*.mk))
 
 test: $(TEST_TARGETS)
 
