@@ -1,7 +1,7 @@
 """Run the web front: ``python -m web.serve`` (WEB_HOST, default 127.0.0.1; WEB_PORT, default 8000).
 
-Uses Werkzeug's threaded server, which is what the pinned dependencies offer; put a TLS reverse proxy
-(nginx, Caddy) in front of it on the public host and set PUBLIC_URL to the public https address.
+Served by waitress, a production WSGI server (pure Python, threads); put a TLS reverse proxy (nginx, Caddy)
+in front of it on the public host and set PUBLIC_URL to the public https address.
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from __future__ import annotations
 import logging
 import os
 
-from werkzeug.serving import run_simple
+from waitress import serve
 
 from . import create_app
 
@@ -19,7 +19,7 @@ def main() -> None:
     app = create_app()
     host = os.environ.get("WEB_HOST", "127.0.0.1")
     port = int(os.environ.get("WEB_PORT", "8000"))
-    run_simple(host, port, app, threaded=True, use_reloader=False, use_debugger=False)
+    serve(app, host=host, port=port, threads=int(os.environ.get("WEB_THREADS", "8")), ident="ordinance-assistant")
 
 
 if __name__ == "__main__":
