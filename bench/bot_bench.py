@@ -130,10 +130,18 @@ def measure(name: str, port: int, n_seq: int, conc: int, per_conv: int) -> dict:
             "conc_mps": len(conc_lat) / conc_wall, "conc_errors": conc_err[0]}
 
 
+def port_free(port: int) -> bool:
+    import socket
+    with socket.socket() as s:
+        return s.connect_ex(("127.0.0.1", port)) != 0
+
+
 class Servers:
     def __init__(self, cwd: Path, model: Path, rasa_port: int, action_port: int, env: dict, endpoints: Path | None,
                  actions_module: str, logdir: Path, name: str):
-        self.procs = []
+        for port in (rasa_port, action_port):
+            if not port_free(port):
+                raise RuntimeError(f"port {port} is in use; stop what uses it or edit the bench ports")
         aenv = dict(env, SANIC_HOST="127.0.0.1")
         self.actions = subprocess.Popen([str(BIN / "rasa"), "run", "actions", "--actions", actions_module, "--port",
                                          str(action_port)], cwd=cwd, env=aenv, start_new_session=True,
@@ -190,9 +198,9 @@ def main(argv=None) -> int:
         print(f"full training (empty cache): ours {t_ours:.0f} s; plain rasa init {t_plain:.0f} s", flush=True)
 
         for name, srv_args in (
-                ("ours", dict(cwd=ROOT, model=work / "models" / "ours.tar.gz", rasa_port=5105, action_port=5155,
+                ("ours", dict(cwd=ROOT, model=work / "models" / "ours.tar.gz", rasa_port=5305, action_port=5355,
                               env=env, endpoints=ROOT / "bot" / "endpoints.yml", actions_module="actions")),
-                ("plain", dict(cwd=plain, model=plain / "models" / "plain.tar.gz", rasa_port=5205, action_port=5255,
+                ("plain", dict(cwd=plain, model=plain / "models" / "plain.tar.gz", rasa_port=5405, action_port=5455,
                                env=penv, endpoints=plain / "endpoints.yml", actions_module="actions"))):
             srv = Servers(logdir=logdir, name=name, **srv_args)
             try:

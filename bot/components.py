@@ -17,7 +17,9 @@ from typing import Any, Dict, List, Text
 from rasa.engine.recipes.default_recipe import DefaultV1Recipe
 from rasa.nlu.extractors.spacy_entity_extractor import SpacyEntityExtractor
 
-from bot import vocab
+from bot import speedups, vocab
+
+speedups.apply()  # the Rasa server imports this module when it loads the model
 
 UNIT_WORDS = {"pm", "am", "a.m.", "p.m.", "feet", "ft", "foot", "days", "day", "weeks", "week", "months",
               "month", "years", "year", "hours", "hour", "minutes", "min", "dollars", "bucks", "o'clock",

@@ -16,3 +16,17 @@ def test_postgres_url():
 def test_relative_sqlite_is_under_the_repo(tmp_path):
     s = sql_settings(f"sqlite:///{tmp_path}/x.db")
     assert s["db"] == f"{tmp_path}/x.db"
+
+
+def test_action_response_validation_still_rejects_bad_responses():
+    import pytest
+    from jsonschema import ValidationError
+    from rasa.core.actions.action import RemoteAction
+    from rasa.utils.endpoints import EndpointConfig
+
+    from bot import speedups
+    speedups.apply()
+    action = RemoteAction("action_x", EndpointConfig("http://127.0.0.1:1/webhook"))
+    assert action._validate_action_result({"events": [{"event": "slot", "name": "a", "value": 1}], "responses": []})
+    with pytest.raises(ValidationError):
+        action._validate_action_result({"events": "not a list"})
