@@ -176,3 +176,25 @@ def test_questions_are_one_message_each():
         assert len(texts(d)) == 1 and texts(d)[0].endswith("?") or ")" in texts(d)[0]
         names.add(cls().name())
     assert "action_ask_burn_form_burn_phone" in names and "action_ask_license_form_dog_count" in names
+
+
+def test_question_mid_form_is_answered_and_the_form_asks_again():
+    tr = make_tracker("wait, what can't I burn?", "ask_prohibited_materials",
+                      slots={"requested_slot": "burn_phone", "burner_name": "Pat Olson"}, active_loop="burn_form")
+    d, slots = run(ValidateBurnForm(), tr, BURN_DOMAIN)
+    assert "7.10" in texts(d)[0]
+    assert "burn_phone" in slots and slots["burn_phone"] is None  # a SlotSet: the form continues, asks again
+    tr = make_tracker("is there a late fee?", "ask_late_fee", slots={"requested_slot": "dogs_neutered",
+                                                                     "dog_count": 2.0}, active_loop="license_form")
+    d, slots = run(ValidateLicenseForm(), tr, LICENSE_DOMAIN)
+    assert "7.02-4" in texts(d)[0]
+    assert slots.get("dogs_neutered") is None and slots.get("dog_count", 2.0) == 2.0
+
+
+def test_value_reply_read_as_another_intent_is_still_a_value():
+    text = "got them in May"
+    tr = make_tracker(text, "ask_multiple_dog_license", [ent(text, "in May", "when")],
+                      slots={"requested_slot": "acquired", "dog_count": 2.0}, active_loop="license_form")
+    d, slots = run(ValidateLicenseForm(), tr, LICENSE_DOMAIN)
+    assert slots["acquired"] == "got:2026-05-01"
+    assert texts(d) == []

@@ -99,7 +99,7 @@ def main():
     out += user("[3](count)", "inform")
     out += ["  - action: license_form", "  - slot_was_set:", "    - requested_slot: dogs_neutered"]
     out += user("wait, is there a late fee?", "ask_late_fee")
-    out += ["  - action: action_answer", "  - action: license_form", "  - active_loop: license_form"]
+    out += ["  - action: license_form"]  # the validation action answers, the form asks again
     out += user("[not fixed](neutered)", "inform")
     out += ["  - action: license_form", "  - slot_was_set:", "    - requested_slot: service_dog"]
     out += user("no", "deny")
@@ -135,7 +135,7 @@ def main():
     out.append("- story: burn notification with a digression\n  steps:")
     out += burn_start() + fill(BURN_FILL[:2])
     out += user("wait, what can't I burn?", "ask_prohibited_materials")
-    out += ["  - action: action_answer", "  - action: burn_form", "  - active_loop: burn_form"]
+    out += ["  - action: burn_form"]  # the validation action answers, the form asks again
     out += fill(BURN_FILL[2:])
     out += user("yes", "affirm")
     out += ["  - action: burn_form", "  - active_loop: null", "  - slot_was_set:", "    - requested_slot: null",
