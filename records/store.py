@@ -500,7 +500,22 @@ class Store:
                 result.held[name] = conn.execute(
                     select(func.count()).select_from(t).where(and_(old, t.c.legal_hold.is_(True)))).scalar()
                 result.deleted[name] = conn.execute(delete(t).where(cond)).rowcount
+            self._purge_rasa_events(conn, cutoff, result)
         return result
+
+    def _purge_rasa_events(self, conn, cutoff: datetime, result: PurgeResult) -> None:
+        """Rasa's tracker store keeps each conversation's events in its own ``events`` table when it shares
+        this database (the default). Old events go with the transcripts, except conversations on legal hold."""
+        if not self.engine.dialect.has_table(conn, "events"):
+            return
+        from sqlalchemy import MetaData, Table as SqlTable
+        events = SqlTable("events", MetaData(), autoload_with=conn)
+        held = select(s.conversations.c.id).where(s.conversations.c.legal_hold.is_(True))
+        old = events.c.timestamp < cutoff.timestamp()
+        result.held["rasa_events"] = conn.execute(
+            select(func.count()).select_from(events).where(and_(old, events.c.sender_id.in_(held)))).scalar()
+        result.deleted["rasa_events"] = conn.execute(
+            delete(events).where(and_(old, events.c.sender_id.notin_(held)))).rowcount
 
 
 def _sms(r) -> InboundSMS:

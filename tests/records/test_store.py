@@ -221,3 +221,25 @@ def test_offered_buttons_and_pending_pages(store):
     assert store.pop_pending_page("sms:abc") == "p2"
     assert store.pop_pending_page("sms:abc") == "p3"
     assert store.pop_pending_page("sms:abc") is None
+
+
+def test_purge_removes_old_rasa_events_except_conversations_on_hold(store):
+    """Rasa's tracker store shares the database by default: its old events are purged with the transcripts."""
+    from sqlalchemy import Column, Float, Integer, MetaData, String, Table, select, func
+    meta = MetaData()
+    events = Table("events", meta, Column("id", Integer, primary_key=True), Column("sender_id", String(255)),
+                   Column("type_name", String(255)), Column("timestamp", Float))
+    meta.create_all(store.engine)
+    old, recent = NOW - timedelta(days=3000), NOW - timedelta(days=1)
+    held = store.new_conversation("dunkirk", now=old)
+    store.set_legal_hold("conversations", held)
+    with store.engine.begin() as conn:
+        for sender, when in (("old-free", old), (held, old), ("recent", recent)):
+            conn.execute(events.insert().values(sender_id=sender, type_name="user", timestamp=when.timestamp()))
+
+    result = store.purge(2557, now=NOW)
+
+    with store.engine.connect() as conn:
+        left = sorted(r[0] for r in conn.execute(select(events.c.sender_id)))
+    assert left == sorted([held, "recent"])
+    assert result.deleted["rasa_events"] == 1 and result.held["rasa_events"] == 1
