@@ -46,7 +46,7 @@ shell: $(BOT_MODEL)
 
 # CI: action unit tests, then test stories (dialogue + NLU of their user lines) against the trained model.
 test-bot: $(BOT_MODEL)
-	PYTHONPATH=$(CURDIR) $(BIN)/python -m pytest -q tests/actions tests/bot
+	PYTHONPATH=$(CURDIR) $(BIN)/python -m pytest tests/actions tests/bot
 	$(RASA) test core --model $(BOT_MODEL) --stories tests/bot/test_stories.yml --out results/bot-stories \
 	  --fail-on-prediction-errors
 TEST_TARGETS += test-bot
