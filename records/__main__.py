@@ -3,6 +3,8 @@
     python -m records purge [--days N] [--dry-run]   delete records past retention (legal holds kept)
     python -m records hold TABLE ID [--release]       put a record under legal hold (or release it)
     python -m records create-clerk USERNAME           create a clerk account (password asked twice)
+    python -m records migrate                         bring the database to the newest schema
+    python -m records revision "what changed"         write a migration for a change to records/schema.py
 
 Retention defaults to RECORDS_RETENTION_DAYS or seven years (Wis. Stat. 19.21(4)(b)).
 """
@@ -31,9 +33,20 @@ def main(argv: list[str] | None = None) -> int:
     h.add_argument("--release", action="store_true")
     c = sub.add_parser("create-clerk", help="create a clerk account")
     c.add_argument("username")
+    sub.add_parser("migrate", help="bring the database to the newest schema (the store also does it on start)")
+    r = sub.add_parser("revision", help="write an alembic migration for a change to records/schema.py")
+    r.add_argument("message")
     args = parser.parse_args(argv)
 
     store = Store.from_env()
+    if args.cmd == "migrate":
+        print(f"{store.engine.url}: schema is current")
+        return 0
+    if args.cmd == "revision":
+        from alembic import command
+        from .migrate import config
+        command.revision(config(str(store.engine.url)), message=args.message, autogenerate=True)
+        return 0
     if args.cmd == "purge":
         result = store.purge(args.days)
         print(f"purged records created before {result.cutoff.isoformat()}:")

@@ -1,4 +1,5 @@
-"""Tables of the records store (SQLAlchemy 1.4 core; created with ``metadata.create_all``, no alembic yet).
+"""Tables of the records store (SQLAlchemy 1.4 core). A change here needs a migration in records/migrations/
+(``python -m records revision "what changed"`` writes one; the store applies it when it opens the database).
 
 Every table a resident's words or a clerk's decision land in has ``created_at`` (UTC) and ``legal_hold``:
 the retention purge (``Store.purge``) deletes rows older than the retention period unless they are held.

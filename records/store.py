@@ -169,7 +169,8 @@ class Store:
         self.url = url
         self.engine = make_engine(url)
         if create:
-            s.metadata.create_all(self.engine)
+            from .migrate import upgrade
+            upgrade(self.engine)  # alembic: new databases get every table, older ones the missing changes
 
     @classmethod
     def from_env(cls) -> "Store":
