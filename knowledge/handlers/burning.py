@@ -76,7 +76,7 @@ def _check_material(answer: Answer, town: Town, material: str | None) -> bool:
                               f"our copy does not include those rules, so check with the Wisconsin DNR before "
                               f"burning {what}.")
         return True
-    answer.steps.append(f"{what.capitalize()} is not among the materials the code prohibits; open burning not "
+    answer.steps.append(f"The code's list of prohibited materials does not include {what}; open burning not "
                         "prohibited there is permitted between sunrise and sunset.")
     return True
 
