@@ -141,17 +141,28 @@ def resolve(sections: dict[str, Section], ref: str) -> tuple[Section, str] | Non
     return None
 
 
+def citation(sections: dict[str, Section], ref: str, quote: str) -> Citation:
+    """A checked citation: KeyError if ``ref`` names no section or paragraph, ValueError if the cited text
+    does not contain ``quote`` (white space aside)."""
+    found = resolve(sections, ref)
+    if found is None:
+        raise KeyError(f"cites {ref!r}, which is not a section or paragraph of the code")
+    section, path = found
+    if _norm(quote) not in _norm(section.text_at(path)):
+        raise ValueError(f"quote is not in the text of {ref}: {quote!r}")
+    return Citation(section, path, _norm(quote))
+
+
 def _cite(f: _File, sections: dict[str, Section], raw: Any, key: str) -> Citation:
     c = f.mapping(raw, key, {"section", "quote"})
     ref = f.text(str(c["section"]), f"{key}.section")
-    found = resolve(sections, ref)
-    if found is None:
-        raise f.fail(f"{key}.section", f"cites {ref!r}, which is not a section or paragraph of the code")
-    section, path = found
     quote = f.text(c["quote"], f"{key}.quote")
-    if _norm(quote) not in _norm(section.text_at(path)):
-        raise f.fail(f"{key}.quote", f"quote is not in the text of {ref}: {quote!r}")
-    return Citation(section, path, _norm(quote))
+    try:
+        return citation(sections, ref, quote)
+    except KeyError as exc:
+        raise f.fail(f"{key}.section", exc.args[0]) from None
+    except ValueError as exc:
+        raise f.fail(f"{key}.quote", str(exc)) from None
 
 
 # -- parameters -----------------------------------------------------------------------------------

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from datetime import date, datetime
+from zoneinfo import ZoneInfo
 
 from ..errors import NeedsClarification
 from ..model import Answer, BurningOrder, Town
@@ -99,7 +100,6 @@ def burning(town: Town, *, at: datetime | Moment, order: BurningOrder | None = N
         raise NeedsClarification("I need to know the time zone of that time.", field="when")
     if not town.topics["burning_hours"].covered:
         return not_covered(town, "burning_hours", moment.start.date())
-    from zoneinfo import ZoneInfo
     start = moment.start.astimezone(ZoneInfo(town.timezone))
     day = start.date()
     said = moment.said or f"{words_for_day(day)} at {words_for_time(start)}"

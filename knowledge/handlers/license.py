@@ -177,7 +177,7 @@ def license_cost(town: Town, *, on: date, dogs: int = 1, neutered: int | None = 
             answer.steps.append(f"Individual licenses cost at least ${individual:,.2f}; whether they are cheaper "
                                 f"than the multiple license depends on the {town.short_name} rate, which our copy "
                                 "does not give.")
-        if "dog_license.multiple.fee" in town.parameters and town.has_param("animal_limits.dogs"):
+        if town.has_param("animal_limits.dogs"):
             answer.caveats.append("A multiple dog license does not raise the limit on how many dogs you may keep.")
     elif taxed > 1:
         answer.caveats.append(f"{town.name}'s chapter does not describe a multiple dog license; ask the Clerk "
@@ -217,7 +217,6 @@ def license_cost(town: Town, *, on: date, dogs: int = 1, neutered: int | None = 
     _limit_warning(answer, town, dogs, on)
     add_gaps(answer, town, "license_cost")
     add_contact(answer, town)
-    answer.steps = [s for s in answer.steps if s]
     return answer
 
 

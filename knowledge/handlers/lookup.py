@@ -50,7 +50,7 @@ def section(town: Town, ref: str) -> Answer:
     cleaned = re.sub(r"(?i)^\s*(sec(tion)?\.?|§)\s*", "", str(ref or "")).strip().rstrip(".?")
     cleaned = re.sub(r"\s*-\s*", "-", cleaned)
     found = resolve(town.sections, cleaned) if cleaned else None
-    if found is None or found[0].code not in (town.code_name,):
+    if found is None or found[0].code != town.code_name:
         raise NeedsClarification(f"I can't find section {ref!r} in the {town.code_name}. Section numbers look "
                                  f"like {_example(town)}.", field="section")
     s, path = found

@@ -10,6 +10,7 @@ from __future__ import annotations
 from datetime import date, timedelta
 
 from ..errors import NeedsClarification
+from ..loader import citation
 from ..model import Answer, Town
 from .common import a_day, add_contact, add_gaps, not_covered, plural, use
 
@@ -55,7 +56,8 @@ def _dunkirk_rules(answer, town, incident, today, kind, animal, vaccinated) -> N
         answer.result = ("For an animal other than a dog or cat the code sets no quarantine period: a law "
                          "enforcement officer may order it killed or kill it if it bit a person or is infected "
                          "with rabies.")
-        answer.cite(_quote(town, "7.02-5(c)(2)", "may order killed or may kill an animal other than a dog or cat"))
+        answer.cite(citation(town.sections, "7.02-5(c)(2)",
+                             "may order killed or may kill an animal other than a dog or cat"))
         answer.caveats.append("Report the incident to a law enforcement officer.")
         return
     if kind == "bite":
@@ -65,7 +67,7 @@ def _dunkirk_rules(answer, town, incident, today, kind, animal, vaccinated) -> N
                        "The owner keeps the animal confined")
         answer.steps.append("The veterinarian examines the animal on the first day of isolation, on the last "
                             "day and on one day in between.")
-        answer.cite(_quote(town, town.param("quarantine.bite_observation_days").reference.ref,
+        answer.cite(citation(town.sections, town.param("quarantine.bite_observation_days").reference.ref,
                            "examination of the animal on the first day of isolation"))
         hours = use(answer, town, "quarantine.delivery_hours", incident)
         if vaccinated:
@@ -85,7 +87,8 @@ def _dunkirk_rules(answer, town, incident, today, kind, animal, vaccinated) -> N
                         "ends": max(obs, conf).isoformat()}
         answer.caveats.append(f"Report the bite to a law enforcement officer at once ({conf_ref}). An officer may "
                               "extend the period; release needs the veterinarian's certificate.")
-        answer.cite(_quote(town, conf_ref, "shall immediately report such fact to a law enforcement officer"))
+        answer.cite(citation(town.sections, conf_ref,
+                             "shall immediately report such fact to a law enforcement officer"))
         return
     # exposure to a rabid animal
     if vaccinated is None:
@@ -149,13 +152,3 @@ def _mequon_rules(answer, town, incident, today, kind, animal, vaccinated) -> No
              "quarantine.certificate_return_days": "certificate_by"}
     answer.value = {names[k]: v for k, v in answer.data.get("periods", {}).items()}
     answer.caveats.append("Report the bite to the police department at once.")
-
-
-def _quote(town: Town, ref: str, quote: str):
-    """A citation built in code is checked like one in the data: the quote must be in the cited text."""
-    from ..loader import resolve
-    from ..model import Citation
-    found = resolve(town.sections, ref)
-    if found is None or quote not in " ".join(found[0].text_at(found[1]).split()):
-        raise KeyError(f"{town.key}: {ref} does not say {quote!r}")
-    return Citation(found[0], found[1], quote)
