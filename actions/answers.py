@@ -67,6 +67,15 @@ def answer_for(intent: str, tracker: Tracker, t, now) -> Answer:
                 kind="exposure" if incident == "exposure" else "bite",
                 animal=animal if animal in ("dog", "cat") else "other",
                 vaccinated=None if vacc is None else vacc == "vaccinated")
+    if intent == "ask_no_burning_order":
+        try:
+            order = common.burning_order(t)
+        except Exception:  # the records store is down: the rule, without claiming a status
+            answer = handlers.topic(t, "no_burning_order", on=today)
+            answer.caveats.insert(0, "I can't check right now whether an order is in effect; call the Fire "
+                                     "Department or the Clerk before you burn.")
+            return answer
+        return handlers.burning_order_status(t, now=now, order=order)
     if intent in ("ask_can_burn", "ask_burning_hours") or (
             intent == "ask_prohibited_materials" and common.entity(tracker, "material")):
         said = common.when_text(tracker)

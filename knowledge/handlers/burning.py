@@ -168,3 +168,33 @@ def burn_window(town: Town, *, day: date, order: BurningOrder | None = None) -> 
                                                                if blocked else "."))
     add_contact(answer, town)
     return answer
+
+
+def burning_order_status(town: Town, *, now: datetime, order: BurningOrder | None) -> Answer:
+    """Is a no-burning order in effect right now (Dunkirk 7.09(4), 7.10(4))? The status comes from the
+    records the Clerk keeps; the rule text comes from the town's `no_burning_order` topic."""
+    if not isinstance(now, datetime) or now.tzinfo is None:
+        raise NeedsClarification("I need to know the time zone of that time.", field="now")
+    local = now.astimezone(ZoneInfo(town.timezone))
+    if "no_burning_order" not in town.topics or not town.topics["no_burning_order"].covered:
+        return not_covered(town, "no_burning_order", local.date())
+    t = town.topics["no_burning_order"]
+    as_of = f"{words_for_time(local)} on {words_for_day(local.date())}"
+    if order is not None and order.active:
+        since = f" since {order.since.astimezone(ZoneInfo(town.timezone)):%B %-d, %Y}" if order.since else ""
+        reason = f" ({order.reason})" if order.reason else ""
+        result = (f"Yes: a no-burning order is in effect{since}{reason}. No open burning of any type is "
+                  f"allowed until the Town Board lifts it (as of {as_of}).")
+    else:
+        result = f"No: no no-burning order is in effect in the {town.name} as of {as_of}."
+    answer = Answer(topic="no_burning_order", town=town.key, result=result,
+                    value={"order_active": bool(order is not None and order.active)})
+    answer.steps.append(town.render(t.summary, local.date()))
+    for c in t.citations:
+        answer.cite(c)
+    answer.caveats.append("The status is the one the Town Clerk records in this assistant; an order can be "
+                          "issued at any time, so check again on the day you burn.")
+    answer.caveats.extend(town.render(c, local.date()) for c in t.caveats)
+    add_gaps(answer, town, "no_burning_order")
+    add_contact(answer, town)
+    return answer

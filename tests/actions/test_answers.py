@@ -127,3 +127,23 @@ def test_out_of_scope_is_recorded_with_contact(dispatcher):
 
 def test_slash_commands_are_not_values(tracker_factory):
     assert common.text_of(tracker_factory('/inform{"burner_name":"x"}')) == ""
+
+
+def test_burn_ban_question_answers_with_the_recorded_status(dispatcher):
+    run(ActionAnswer(), dispatcher, make_tracker("is there a burn ban", "ask_no_burning_order"))
+    assert texts(dispatcher)[0].startswith("No: no no-burning order is in effect")
+    common.store().set_burning_order("dunkirk", True, reason="dry conditions", set_by="chief")
+    d = type(dispatcher)()
+    run(ActionAnswer(), d, make_tracker("is there a burn ban", "ask_no_burning_order"))
+    out = texts(d)[0]
+    assert out.startswith("Yes: a no-burning order is in effect") and "dry conditions" in out
+    assert "7.09(4)" in out
+
+
+def test_burn_ban_question_with_the_store_down_claims_no_status(dispatcher, monkeypatch):
+    def down(t):
+        raise OSError("database is unavailable")
+    monkeypatch.setattr(common, "burning_order", down)
+    run(ActionAnswer(), dispatcher, make_tracker("is there a burn ban", "ask_no_burning_order"))
+    out = texts(dispatcher)[0]
+    assert "can't check right now" in out and not out.startswith(("Yes", "No"))

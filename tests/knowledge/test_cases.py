@@ -74,6 +74,10 @@ def _call(case: dict):
         if "order" in args:
             args["order"] = BurningOrder(**args["order"]) if args["order"] else None
         return handlers.burning(town, **args)
+    if name == "burning_order_status":
+        order = args.get("order")
+        return handlers.burning_order_status(town, now=_moment(args["now"], town),
+                                             order=BurningOrder(**order) if order else None)
     if name == "burn_window":
         if "order" in args:
             args["order"] = BurningOrder(**args["order"]) if args["order"] else None
