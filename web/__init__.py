@@ -4,7 +4,8 @@
                       clerk (login-only quick reference)
 
 Configuration comes from the environment (see README): TOWN, DATABASE_URL, SECRET_KEY, RASA_PORT, RASA_URL,
-TWILIO_AUTH_TOKEN, PUBLIC_URL, ASSISTANT_NOW, RECORDS_RETENTION_DAYS, EMBED_ORIGINS, COOKIE_SECURE.
+TWILIO_AUTH_TOKEN, PUBLIC_URL, ASSISTANT_NOW, RECORDS_RETENTION_DAYS, EMBED_ORIGINS, COOKIE_SECURE, CHAT_RATE_LIMIT,
+RATELIMIT_STORAGE_URI. RASA_URL may list several Rasa instances, comma-separated.
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ import secrets
 from flask import Flask, current_app
 
 from records import DEFAULT_RETENTION_DAYS, Store
+
+from .rasa import parse_urls
 
 log = logging.getLogger(__name__)
 
@@ -38,7 +41,8 @@ def create_app(test_config: dict | None = None) -> Flask:
         SECRET_KEY=secret,
         TOWN=os.environ.get("TOWN", "dunkirk"),
         DATABASE_URL=os.environ.get("DATABASE_URL", ""),
-        RASA_URL=os.environ.get("RASA_URL", f"http://127.0.0.1:{rasa_port}"),
+        # one Rasa URL or several, comma-separated: each conversation is routed to one (web/rasa.py route)
+        RASA_URL=parse_urls(os.environ.get("RASA_URL", "") or f"http://127.0.0.1:{rasa_port}"),
         RASA_TOKEN=os.environ.get("RASA_TOKEN", ""),
         RASA_TIMEOUT=float(os.environ.get("RASA_TIMEOUT", "8")),  # well inside Twilio's 15 s
         TWILIO_AUTH_TOKEN=os.environ.get("TWILIO_AUTH_TOKEN", ""),
@@ -53,6 +57,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         SESSION_COOKIE_SECURE=_env_bool("COOKIE_SECURE", True),
         PERMANENT_SESSION_LIFETIME=8 * 3600,
         WTF_CSRF_TIME_LIMIT=8 * 3600,
+        CHAT_RATE_LIMIT=os.environ.get("CHAT_RATE_LIMIT", "").strip(),  # "" = security.CHAT_LIMIT
         RATELIMIT_STORAGE_URI=os.environ.get("RATELIMIT_STORAGE_URI", "memory://"),
         RATELIMIT_HEADERS_ENABLED=False,
         SMS_DUPLICATE_WAIT=10.0,  # seconds a retried webhook waits for the first attempt's reply
@@ -78,7 +83,8 @@ def create_app(test_config: dict | None = None) -> Flask:
     csrf.exempt(sms.bp)  # Twilio signs its requests instead (X-Twilio-Signature)
     csrf.exempt(chat.api)  # the widget API uses no cookies: the server-issued conversation id is the only key
     limiter.exempt(sms.bp)  # Twilio must never see a 429
-    limiter.limit(security.CHAT_LIMIT)(chat.api)  # per address: generous for a person, a brake for a script
+    # per address: generous for a person, a brake for a script (CHAT_RATE_LIMIT overrides it, e.g. for load runs)
+    limiter.limit(security.chat_limit(app.config["CHAT_RATE_LIMIT"]))(chat.api)
     # one limiter per app; the wrapped view replaces the registered one
     app.view_functions["clerk.login"] = limiter.limit(security.LOGIN_LIMIT, methods=["POST"])(clerk.login)
     clerk.init_app(app)

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import logging
+import re
 
 from flask import Flask, jsonify, render_template, request
+from flask.json.provider import DefaultJSONProvider
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from flask_wtf.csrf import CSRFError, CSRFProtect
+from limits import parse_many
 from werkzeug.exceptions import HTTPException, InternalServerError
 
 log = logging.getLogger(__name__)
@@ -16,11 +19,72 @@ csrf = CSRFProtect()
 
 #: Login attempts allowed per client address (POST only).
 LOGIN_LIMIT = "5 per minute;30 per hour"
-#: Chat API requests per client address.
+#: Chat API requests per client address (the default; CHAT_RATE_LIMIT overrides it, see chat_limit).
 CHAT_LIMIT = "60 per minute"
 
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
        "form-action 'self'; base-uri 'none'; object-src 'none'; frame-ancestors {ancestors}")
+
+
+def chat_limit(override: str = "") -> str:
+    """The chat API's per-address limit: CHAT_RATE_LIMIT when set (Flask-Limiter notation, e.g.
+    "100000 per minute" for a load run where every simulated resident comes from 127.0.0.1), else CHAT_LIMIT.
+    A value Flask-Limiter cannot parse stops the app at start, not at the first request."""
+    value = (override or "").strip() or CHAT_LIMIT
+    try:
+        if not parse_many(value):
+            raise ValueError(value)
+    except ValueError as exc:
+        raise ValueError(f"CHAT_RATE_LIMIT {value!r} is not a rate limit like '60 per minute'") from exc
+    return value
+
+
+#: Request JSON nested deeper than this is refused (the API's own bodies are one level deep).
+MAX_JSON_DEPTH = 32
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+class RequestJSONProvider(DefaultJSONProvider):
+    """Request bodies are parsed into valid Unicode or refused as malformed (``ValueError``, which
+    ``request.get_json(silent=True)`` turns into None, so the view answers 400):
+
+    - a ``\\ud800``-style escape of a lone surrogate decodes to a str that cannot be encoded as UTF-8 (the
+      database, logs and Rasa all fail on it); it becomes U+FFFD, as Werkzeug does for form bodies;
+    - deep nesting makes the json module raise RecursionError (not a ValueError: a 500); refused, as is any
+      nesting deeper than MAX_JSON_DEPTH.
+    """
+
+    def loads(self, s, **kwargs):
+        try:
+            obj = super().loads(s, **kwargs)
+        except RecursionError:
+            raise ValueError("JSON nested too deeply") from None
+        return _valid_unicode(obj)
+
+
+def _valid_unicode(obj):
+    def fix(v):
+        return _LONE_SURROGATE.sub("\ufffd", v) if isinstance(v, str) else v
+
+    root = [fix(obj)]
+    todo = [(root, 0)]  # (container, depth); iterative, so no recursion limit
+    while todo:
+        box, depth = todo.pop()
+        if depth > MAX_JSON_DEPTH:
+            raise ValueError("JSON nested too deeply")
+        if isinstance(box, list):
+            for i, v in enumerate(box):
+                box[i] = fix(v)
+                if isinstance(v, (list, dict)):
+                    todo.append((v, depth + 1))
+        else:
+            for k in [k for k in box if isinstance(k, str) and _LONE_SURROGATE.search(k)]:
+                box[fix(k)] = box.pop(k)
+            for k, v in box.items():
+                box[k] = fix(v)
+                if isinstance(v, (list, dict)):
+                    todo.append((v, depth + 1))
+    return root[0]
 
 
 def _wants_json() -> bool:
@@ -30,6 +94,7 @@ def _wants_json() -> bool:
 def init_app(app: Flask) -> Limiter:
     """CSRF on every form, headers, error pages; returns this app's rate limiter (one per app)."""
     csrf.init_app(app)
+    app.json = RequestJSONProvider(app)
     limiter = Limiter(app=app, key_func=get_remote_address, default_limits=[])
     app.extensions["web_limiter"] = limiter
 
