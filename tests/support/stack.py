@@ -59,6 +59,12 @@ class Stack:
             self.env["ASSISTANT_NOW"] = now
         if lock_store_url:
             self.env["LOCK_STORE_URL"] = lock_store_url
+            # bot/endpoints-scale.yml takes Rasa's RedisLockStore keys (host, port, db), not a URL
+            from urllib.parse import urlsplit
+            parts = urlsplit(lock_store_url)
+            self.env.update({"LOCK_STORE_HOST": parts.hostname or "127.0.0.1",
+                             "LOCK_STORE_PORT": str(parts.port or 6379),
+                             "LOCK_STORE_DB": parts.path.strip("/") or "0"})
         self.env.update(env or {})
         self.endpoints = "bot/endpoints-scale.yml" if lock_store_url else "bot/endpoints.yml"
         self.procs: dict[str, subprocess.Popen] = {}
