@@ -33,8 +33,14 @@ def _rate(answer: Answer, town: Town, name: str, on: date) -> Rate:
                                  f"the code. Please ask {town.contact_line()}.", field="fee")
     minimum = use(answer, town, p.minimum, on)
     return Rate(minimum, False, f"at least {fmt(town, p.minimum, minimum)}, the state minimum "
-                                f"({town.param(p.minimum).reference.label}); the amount set by {p.delegated_to} "
-                                "is not in our copy")
+                                f"({town.param(p.minimum).reference.label}); {_unpublished(p.delegated_to)}")
+
+
+def _unpublished(delegated_to: str) -> str:
+    """'the amount set by <body> is not in our copy', without saying so twice when the data already does."""
+    if "our copy" in delegated_to:
+        return f"the amount is set by {delegated_to}"
+    return f"the amount set by {delegated_to} is not in our copy"
 
 
 def _month_day(year: int, value: str) -> date:
@@ -137,19 +143,21 @@ def license_cost(town: Town, *, on: date, dogs: int = 1, neutered: int | None = 
         answer.steps.append(f"Per dog: spayed or neutered {n_rate.how}; not spayed or neutered {u_rate.how}.")
         answer.caveats.append("You didn't say whether your dogs are spayed or neutered; the total assumes "
                               "they are not (the higher tax). Spayed or neutered dogs pay less.")
-        individual_words = f"{plural(taxed, 'dog')} not spayed or neutered"
+        individual_words = f"{taxed} not spayed or neutered"
     else:
         k = neutered or 0
         individual = (k * n_rate.amount + (taxed - k) * u_rate.amount) * factor
-        parts = []
+        parts, counted = [], []
         if k:
             parts.append(f"{plural(k, 'spayed or neutered dog')} × {n_rate.how}")
+            counted.append(f"{k} spayed or neutered")
         if taxed - k:
             parts.append(f"{plural(taxed - k, 'dog')} not spayed or neutered × {u_rate.how}")
+            counted.append(f"{taxed - k} not spayed or neutered")
         if parts:
             answer.steps.append("License tax: " + "; ".join(parts) + (", halved" if half else "") +
                                 f" = {'at least ' if not exact else ''}${individual:,.2f}.")
-        individual_words = ", ".join(parts)
+        individual_words = ", ".join(counted)
     if service_dogs and not exempt:
         answer.caveats.append(f"{town.name}'s chapter says nothing about service dogs, so they are counted at the "
                               "regular rate here; state law may exempt them — ask the Clerk.")
@@ -189,8 +197,7 @@ def license_cost(town: Town, *, on: date, dogs: int = 1, neutered: int | None = 
         late_fee = use(answer, town, "dog_license.late_fee", on)
         if late_fee is None:
             fees_known = False
-            answer.steps.append(f"Late fee: set by {town.param('dog_license.late_fee').delegated_to}; the "
-                                "amount is not in our copy.")
+            answer.steps.append(f"Late fee: {_unpublished(town.param('dog_license.late_fee').delegated_to)}.")
         else:
             total += late_fee
             answer.steps.append(f"Late fee: {fmt(town, 'dog_license.late_fee', late_fee)}, added to the license tax.")
@@ -210,10 +217,16 @@ def license_cost(town: Town, *, on: date, dogs: int = 1, neutered: int | None = 
     answer.value = {"total": round(total, 2), "exact": exact_total, "late": late, "option": option,
                     "late_fee": late_fee, "half": half, "scenarios": scenarios}
     who = f"{plural(dogs, 'dog')}" + (f" ({individual_words})" if individual_words and taxed else "")
-    answer.result = (f"{prefix.capitalize() if prefix else ''}${total:,.2f} for {who} with {option}, bought "
-                     f"{on:%B %-d, %Y}" + (", including the late fee" if late and late_fee else "") + ".")
+    late_words = ""
+    if late:
+        late_words = (f", including the {fmt(town, 'dog_license.late_fee', late_fee)} late fee" if late_fee is not None
+                      else ", plus a late fee whose amount is not in our copy")
+    option_words = "an individual license" if option == "individual licenses" and dogs == 1 else option
+    answer.result = (f"{prefix.capitalize() if prefix else ''}${total:,.2f} for {who} with {option_words}, bought "
+                     f"{on:%B %-d, %Y}{late_words}.")
     if not exact_total:
-        answer.result += " Part of the amount is set locally and is not in our copy: ask the Clerk."
+        answer.result += (" Part of the amount is set locally and is not in our copy, so this uses the state "
+                          "minimum where needed (see How): ask the Clerk for the exact amount.")
     _limit_warning(answer, town, dogs, on)
     add_gaps(answer, town, "license_cost")
     add_contact(answer, town)
