@@ -18,7 +18,8 @@ from typing import Any
 import yaml
 
 from .errors import KnowledgeError, NeedsClarification
-from .model import PLACEHOLDER, Citation, Contact, Gap, Paragraph, Parameter, Section, Topic, Town, Value
+from .model import (PLACEHOLDER, Citation, Contact, Gap, Paragraph, Parameter, Section, Topic, TopicRule, Town,
+                    Value)
 
 ROOT = Path(__file__).resolve().parent
 UNITS = {"USD", "dogs", "cats", "animals", "days", "weeks", "months", "years", "feet", "inches",
@@ -271,7 +272,7 @@ def _load_topics(path: Path, sections, params) -> dict[str, Topic]:
     data = f.mapping(f.data, "(top)", set(catalogue))
     topics = {}
     for key, raw in data.items():
-        t = f.mapping(raw, key, {"covered"}, {"summary", "citations", "caveats", "note"})
+        t = f.mapping(raw, key, {"covered"}, {"summary", "citations", "caveats", "note", "rules"})
         if not isinstance(t["covered"], bool):
             raise f.fail(f"{key}.covered", "must be true or false")
         citations = tuple(_cite(f, sections, c, f"{key}.citations[{i}]")
@@ -283,9 +284,19 @@ def _load_topics(path: Path, sections, params) -> dict[str, Topic]:
         caveats = tuple(f.text(c, f"{key}.caveats[{i}]") for i, c in enumerate(f.listing(t.get("caveats"), key)))
         for i, text in enumerate((summary, note, *caveats)):
             _check_placeholders(f, text, key, params)
+        rules = {}
+        raw_rules = t.get("rules") or {}
+        if not isinstance(raw_rules, dict):
+            raise f.fail(f"{key}.rules", "must be a mapping of rule names")
+        for name, rule in raw_rules.items():
+            r = f.mapping(rule, f"{key}.rules.{name}", {"text", "section", "quote"})
+            text = f.text(r["text"], f"{key}.rules.{name}.text")
+            _check_placeholders(f, text, f"{key}.rules.{name}", params)
+            rules[name] = TopicRule(text, _cite(f, sections, {"section": r["section"], "quote": r["quote"]},
+                                                f"{key}.rules.{name}"))
         topics[key] = Topic(key=key, title=catalogue[key]["title"], covered=t["covered"], summary=summary,
                             citations=citations, caveats=caveats, note=note,
-                            handler=catalogue[key]["handler"])
+                            handler=catalogue[key]["handler"], rules=rules)
     return topics
 
 

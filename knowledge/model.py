@@ -134,6 +134,16 @@ class Topic:
     caveats: tuple[str, ...] = ()
     note: str = ""
     handler: str | None = None
+    #: named statements a handler uses in its answer, each with its citation ("other_animal": TopicRule)
+    rules: dict = field(default_factory=dict, compare=False, hash=False)
+
+
+@dataclass(frozen=True)
+class TopicRule:
+    """A statement of the town's code a handler puts in an answer (data, not Python), with its citation."""
+
+    text: str
+    citation: Citation
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,6 @@ from __future__ import annotations
 from datetime import date, timedelta
 
 from ..errors import NeedsClarification
-from ..loader import citation
 from ..model import Answer, Town
 from .common import a_day, add_contact, add_gaps, not_covered, plural, use
 
@@ -51,24 +50,24 @@ def quarantine(town: Town, *, incident: date, today: date, kind: str = "bite", a
     return answer
 
 
+def _say(answer: Answer, town: Town, name: str, on: date) -> str:
+    """The text of the quarantine topic's rule ``name`` (topics.yml), its citation added to the answer."""
+    rule = town.topics["quarantine"].rules[name]
+    answer.cite(rule.citation)
+    return town.render(rule.text, on)
+
+
 def _dunkirk_rules(answer, town, incident, today, kind, animal, vaccinated) -> None:
     if animal == "other":
-        answer.result = ("For an animal other than a dog or cat the code sets no quarantine period: a law "
-                         "enforcement officer may order it killed or kill it if it bit a person or is infected "
-                         "with rabies.")
-        answer.cite(citation(town.sections, "7.02-5(c)(2)",
-                             "may order killed or may kill an animal other than a dog or cat"))
-        answer.caveats.append("Report the incident to a law enforcement officer.")
+        answer.result = _say(answer, town, "other_animal", today)
+        answer.caveats.append(_say(answer, town, "other_animal_next_step", today))
         return
     if kind == "bite":
         obs = _period(answer, town, "quarantine.bite_observation_days", incident, today,
                       "Strict isolation under a veterinarian's supervision")
         conf = _period(answer, town, "quarantine.bite_confinement_days", incident, today,
                        "The owner keeps the animal confined")
-        answer.steps.append("The veterinarian examines the animal on the first day of isolation, on the last "
-                            "day and on one day in between.")
-        answer.cite(citation(town.sections, town.param("quarantine.bite_observation_days").reference.ref,
-                           "examination of the animal on the first day of isolation"))
+        answer.steps.append(_say(answer, town, "examinations", today))
         hours = use(answer, town, "quarantine.delivery_hours", incident)
         if vaccinated:
             answer.steps.append("With a current rabies vaccination the officer may order the quarantine on the "
@@ -85,10 +84,7 @@ def _dunkirk_rules(answer, town, incident, today, kind, animal, vaccinated) -> N
                          f"{conf:%B %-d, %Y} ({conf_ref}). Both apply; the longer one ends {max(obs, conf):%B %-d, %Y}.")
         answer.value = {"observation_end": obs.isoformat(), "confinement_end": conf.isoformat(),
                         "ends": max(obs, conf).isoformat()}
-        answer.caveats.append(f"Report the bite to a law enforcement officer at once ({conf_ref}). An officer may "
-                              "extend the period; release needs the veterinarian's certificate.")
-        answer.cite(citation(town.sections, conf_ref,
-                             "shall immediately report such fact to a law enforcement officer"))
+        answer.caveats.append(_say(answer, town, "report_bite", today))
         return
     # exposure to a rabid animal
     if vaccinated is None:
@@ -118,10 +114,8 @@ def _dunkirk_rules(answer, town, incident, today, kind, animal, vaccinated) -> N
 
 def _mequon_rules(answer, town, incident, today, kind, animal, vaccinated) -> None:
     if kind != "bite" or animal == "other":
-        topic = town.topics["quarantine"]
-        answer.result = (f"{town.name}'s code sets quarantine periods only for a dog or cat that bit a person. "
-                         "For a rabies exposure or another animal, contact the police department.")
-        for c in topic.citations:
+        answer.result = _say(answer, town, "other_cases", today)
+        for c in town.topics["quarantine"].citations:
             answer.cite(c)
         return
     ret = _period(answer, town, "quarantine.certificate_return_days", incident, today,
@@ -129,9 +123,7 @@ def _mequon_rules(answer, town, incident, today, kind, animal, vaccinated) -> No
     if vaccinated is not False:
         home = _period(answer, town, "quarantine.home_days", incident, today,
                        "With proof of current rabies vaccination: quarantine on the owner's premises")
-        answer.steps.append("During home quarantine the animal is kept securely confined, tied, leashed or "
-                            "muzzled and examined by a veterinarian on the first day, the tenth day and one day "
-                            "in between, at the owner's cost.")
+        answer.steps.append(_say(answer, town, "home_quarantine_care", today))
     if vaccinated is not True:
         clinic = _period(answer, town, "quarantine.clinic_days", incident, today,
                          "Without proof of vaccination: quarantine in a licensed veterinary clinic")
@@ -151,4 +143,4 @@ def _mequon_rules(answer, town, incident, today, kind, animal, vaccinated) -> No
     names = {"quarantine.home_days": "home_end", "quarantine.clinic_days": "clinic_end",
              "quarantine.certificate_return_days": "certificate_by"}
     answer.value = {names[k]: v for k, v in answer.data.get("periods", {}).items()}
-    answer.caveats.append("Report the bite to the police department at once.")
+    answer.caveats.append(_say(answer, town, "report_bite", today))

@@ -121,3 +121,15 @@ def test_the_clerks_fee_schedule_sets_the_local_amounts(kb):
     # Before the resolution takes effect, the state minimum still applies.
     before = handlers.license_cost(town, on=date(2026, 2, 1), dogs=1, neutered=1)
     assert before.value["total"] == 3.00 and before.value["exact"] is False
+
+
+def test_a_topic_rule_whose_quote_is_not_in_the_cited_text_is_named(kb):
+    edit(kb / "towns" / "dunkirk" / "topics.yml",
+         lambda d: d["quarantine"]["rules"]["report_bite"].update(quote="shall report within a week"))
+    fails(kb, "topics.yml", "quarantine.rules.report_bite.quote", "not in the text")
+
+
+def test_a_topic_rule_with_an_unknown_key_is_named(kb):
+    edit(kb / "towns" / "dunkirk" / "topics.yml",
+         lambda d: d["quarantine"]["rules"]["report_bite"].update(days=14))
+    fails(kb, "topics.yml", "quarantine.rules.report_bite", "unknown key")
