@@ -15,6 +15,7 @@ from rasa_sdk.executor import CollectingDispatcher
 from rasa_sdk.types import DomainDict
 
 from knowledge import NeedsClarification, handlers, when
+from records import burn_idempotency_key
 
 from . import common
 from .numbers import count_value, first_number
@@ -615,11 +616,16 @@ class ActionSubmitBurn(Action):
         day = date.fromisoformat(tracker.get_slot("burn_date"))
         at = time.fromisoformat(tracker.get_slot("burn_time"))
         start = datetime.combine(day, at, ZoneInfo(t.timezone))
+        facts = dict(town=t.key, name=tracker.get_slot("burner_name"), address=tracker.get_slot("burn_address"),
+                     phone=tracker.get_slot("burn_phone"), burn_date=day, location=tracker.get_slot("burn_location"),
+                     approx_time=when.words_for_time(start))
         try:
+            # Idempotent: if this action runs again for the same conversation and facts (the action server was
+            # killed after storing but before answering, and the resident sent "yes" again), the stored
+            # notification and its reference come back instead of a second record.
             record = common.store().add_burn_notification(
-                town=t.key, name=tracker.get_slot("burner_name"), address=tracker.get_slot("burn_address"),
-                phone=tracker.get_slot("burn_phone"), burn_date=day, location=tracker.get_slot("burn_location"),
-                approx_time=when.words_for_time(start), channel=common.channel(tracker), conversation_id=tracker.sender_id)
+                **facts, channel=common.channel(tracker), conversation_id=tracker.sender_id,
+                idempotency_key=burn_idempotency_key(tracker.sender_id, **facts))
         except Exception:
             log.exception("could not store a burn notification")
             common.send_text(dispatcher, tracker, "Sorry, I could not save your notification just now, so the Fire "

@@ -6,7 +6,7 @@ and its history, unanswered questions, inbound SMS, chat transcripts, clerk acco
 """
 
 from .store import (DEFAULT_RETENTION_DAYS, BurnNotification, Clerk, InboundSMS, OrderChange, PurgeResult,
-                    Store, TranscriptMessage, UnansweredQuestion, utcnow)
+                    Store, TranscriptMessage, UnansweredQuestion, burn_idempotency_key, utcnow)
 
 __all__ = ["DEFAULT_RETENTION_DAYS", "BurnNotification", "Clerk", "InboundSMS", "OrderChange", "PurgeResult",
-           "Store", "TranscriptMessage", "UnansweredQuestion", "utcnow"]
+           "Store", "TranscriptMessage", "UnansweredQuestion", "burn_idempotency_key", "utcnow"]

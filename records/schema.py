@@ -52,8 +52,12 @@ burn_notifications = Table(
     Column("conversation_id", String(80), nullable=False, default=""),
     Column("created_at", UTCDateTime, nullable=False),
     Column("legal_hold", Boolean, nullable=False, default=False),
+    # sha256 of the conversation id and the six facts: the same notification submitted again (a resident's
+    # resend after a crash, Rasa re-running the submit action) finds the stored one instead of a duplicate
+    Column("idempotency_key", String(64), nullable=True),
 )
 Index("ix_burn_town_date", burn_notifications.c.town, burn_notifications.c.burn_date)
+Index("uq_burn_idempotency", burn_notifications.c.idempotency_key, unique=True)
 
 unanswered = Table(
     "unanswered_questions", metadata,
@@ -134,6 +138,13 @@ clerks = Table(
     Column("created_at", UTCDateTime, nullable=False),
     Column("last_login", UTCDateTime, nullable=True),
     UniqueConstraint("username", name="uq_clerk_username"),
+)
+
+#: One row per process that checked the database can take a write (the clerk's System status page).
+heartbeats = Table(
+    "heartbeats", metadata,
+    Column("name", String(80), primary_key=True),
+    Column("at", UTCDateTime, nullable=False),
 )
 
 #: Tables the retention purge may delete from (the newest burning-order row per town is always kept).

@@ -8,6 +8,7 @@ in its own transaction, so a record the resident was told about survives a crash
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import secrets
@@ -66,6 +67,15 @@ class BurnNotification:
     conversation_id: str
     created_at: datetime
     legal_hold: bool = False
+    idempotency_key: str | None = None
+
+
+def burn_idempotency_key(conversation_id: str, town: str, name: str, address: str, phone: str, burn_date,
+                         approx_time: str, location: str) -> str:
+    """The key of one notification: the conversation and the six facts (normalised for spacing and case)."""
+    parts = [conversation_id or "", town, name, address, phone, str(burn_date), approx_time or "", location or ""]
+    canon = "\x1f".join(" ".join(str(p).split()).lower() for p in parts)
+    return hashlib.sha256(canon.encode()).hexdigest()
 
 
 @dataclass(frozen=True)
@@ -185,6 +195,17 @@ class Store:
     def close(self) -> None:
         self.engine.dispose()
 
+    def heartbeat(self, name: str, now: datetime | None = None) -> datetime:
+        """A committed write (one row per process name): proves the database takes writes now (not locked,
+        read-only or full). Raises the database's error otherwise."""
+        t = s.heartbeats
+        when = now or datetime.now(timezone.utc)
+        with self.engine.begin() as conn:
+            done = conn.execute(update(t).where(t.c.name == name).values(at=when))
+            if done.rowcount == 0:
+                conn.execute(insert(t).values(name=name, at=when))
+        return when
+
     def pragma(self, name: str) -> Any:
         """A SQLite PRAGMA's value on a pooled connection (for checks and tests)."""
         with self.engine.connect() as conn:
@@ -194,7 +215,11 @@ class Store:
 
     def add_burn_notification(self, *, town: str, name: str, address: str, phone: str, burn_date: date,
                               location: str = "", approx_time: str = "", channel: str = "web",
-                              conversation_id: str = "", now: datetime | None = None) -> BurnNotification:
+                              conversation_id: str = "", now: datetime | None = None,
+                              idempotency_key: str | None = None) -> BurnNotification:
+        """Store a notification under a new reference. With ``idempotency_key`` (see
+        ``burn_idempotency_key``), a notification already stored under that key is returned instead of a
+        second one: the resident's resend after a crash gets the reference of the first."""
         if isinstance(burn_date, datetime):
             burn_date = burn_date.date()
         if isinstance(burn_date, str):
@@ -202,10 +227,15 @@ class Store:
         for label, value in (("town", town), ("name", name), ("address", address), ("phone", phone)):
             if not str(value or "").strip():
                 raise ValueError(f"burn notification needs {label}")
+        if idempotency_key:
+            existing = self._burn_by_key(idempotency_key)
+            if existing:
+                return existing
         created = now or utcnow()
         row = dict(town=town, name=name.strip(), address=address.strip(), phone=phone.strip(),
                    burn_date=burn_date, location=(location or "").strip(), approx_time=(approx_time or "").strip(),
-                   channel=channel, conversation_id=conversation_id or "", created_at=created, legal_hold=False)
+                   channel=channel, conversation_id=conversation_id or "", created_at=created, legal_hold=False,
+                   idempotency_key=idempotency_key or None)
         prefix = _town_prefix(town)
         for _ in range(20):
             ref = prefix + "-" + "".join(secrets.choice(ALPHABET) for _ in range(5))
@@ -213,9 +243,19 @@ class Store:
                 with self.engine.begin() as conn:
                     new_id = conn.execute(insert(s.burn_notifications).values(reference=ref, **row)).inserted_primary_key[0]
             except IntegrityError:
+                if idempotency_key:  # the same notification, stored meanwhile by a concurrent submit
+                    existing = self._burn_by_key(idempotency_key)
+                    if existing:
+                        return existing
                 continue  # reference collision: draw again
             return BurnNotification(id=new_id, reference=ref, **row)
         raise RuntimeError("could not allocate a unique burn notification reference")
+
+    def _burn_by_key(self, key: str) -> BurnNotification | None:
+        t = s.burn_notifications
+        with self.engine.connect() as conn:
+            r = conn.execute(select(t).where(t.c.idempotency_key == key)).first()
+        return BurnNotification(**dict(r._mapping)) if r else None
 
     def list_burn_notifications(self, town: str, from_date: date | None = None,
                                 to_date: date | None = None) -> list[BurnNotification]:

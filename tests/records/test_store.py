@@ -251,7 +251,10 @@ def test_a_new_database_is_made_by_the_migrations(tmp_path):
     tables = set(inspect(store.engine).get_table_names())
     assert "alembic_version" in tables and set(schema.metadata.tables) <= tables
     with store.engine.connect() as conn:
-        assert conn.exec_driver_sql("SELECT version_num FROM alembic_version").scalar() == "0001"
+        head = conn.exec_driver_sql("SELECT version_num FROM alembic_version").scalar()
+    from alembic.script import ScriptDirectory
+    from records.migrate import config
+    assert head == ScriptDirectory.from_config(config()).get_current_head()
 
 
 def test_an_unmigrated_database_that_matches_is_stamped_and_one_that_does_not_is_refused(tmp_path):
@@ -293,3 +296,18 @@ def test_processes_starting_together_on_a_new_database_all_open_it(tmp_path):
     url = f"sqlite:///{tmp_path / 'race.db'}"
     with multiprocessing.get_context("spawn").Pool(4) as pool:
         assert pool.map(_open_store, [url] * 8) == ["ok"] * 8
+
+
+def test_the_same_notification_submitted_twice_is_stored_once(store):
+    from records import burn_idempotency_key
+    facts = dict(town="dunkirk", name="Pat Olson", address="N1234 County Road K", phone="(608) 555-0142",
+                 burn_date=date(2026, 12, 2), location="back field", approx_time="10:00 a.m.")
+    key = burn_idempotency_key("sms:abc", **facts)
+    first = store.add_burn_notification(**facts, channel="sms", conversation_id="sms:abc", idempotency_key=key)
+    again = store.add_burn_notification(**facts, channel="sms", conversation_id="sms:abc", idempotency_key=key)
+    assert again.reference == first.reference and again.id == first.id
+    assert len(store.list_burn_notifications("dunkirk")) == 1
+    other = burn_idempotency_key("sms:abc", **{**facts, "location": "front yard"})
+    assert store.add_burn_notification(**{**facts, "location": "front yard"}, conversation_id="sms:abc",
+                                       idempotency_key=other).reference != first.reference
+    store.heartbeat("test")
