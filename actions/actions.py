@@ -4,3 +4,4 @@ from .answers import (ActionAnswer, ActionClarify, ActionGreet, ActionHandoff, A
 from .forms import (ActionAskBurnConfirmed, ActionCancelForm, ActionLicenseAnswer, ActionStartBurn,  # noqa: F401
                     ActionSubmitBurn, ValidateBurnForm, ValidateLicenseForm)
 from .questions import ASK_ACTIONS  # noqa: F401,E402
+from .switch import ActionLeaveLicenseForm  # noqa: F401,E402

@@ -36,8 +36,28 @@ class _Ask(Action):
 
     async def run(self, dispatcher, tracker, domain) -> List[Dict[Text, Any]]:
         text, buttons = QUESTIONS[self.key]
+        if asked_before(tracker, text):
+            text += " " + STOP_HINT
         common.send_text(dispatcher, tracker, text, buttons=buttons or None)
         return []
+
+
+STOP_HINT = "(Or say 'cancel' to stop these questions.)"
+
+
+def asked_before(tracker, question: str) -> bool:
+    """The same question was the bot's last question before the resident's latest reply: they are stuck (or
+    asking something else), so the re-ask says how to get out."""
+    seen_user = False
+    for event in reversed(tracker.events):
+        kind = event.get("event")
+        if kind == "user":
+            if seen_user:
+                return False
+            seen_user = True
+        elif kind == "bot" and seen_user and (event.get("text") or "").startswith(question):
+            return True
+    return False
 
 
 # one class per question: rasa_sdk registers every Action subclass by its name()

@@ -116,6 +116,13 @@ def main():
     out += user("never mind", "cancel")
     out += ["  - action: action_cancel_form", "  - active_loop: null"]
 
+    out.append("- story: license questions left for a burn notification\n  steps:")
+    out += user("how much is a dog license", "ask_license_cost")
+    out += ["  - action: license_form", "  - active_loop: license_form"]
+    out += user("wait, i actually want to notify the fire department of a burn", "notify_burn")
+    out += ["  - action: action_leave_license_form", "  - active_loop: null", "  - action: action_start_burn",
+            "  - action: burn_form", "  - active_loop: burn_form"]
+
     def burn_start():
         s = user("i want to notify the fire department of a burn", "notify_burn")
         return s + ["  - action: action_start_burn", "  - action: burn_form", "  - active_loop: burn_form"]
