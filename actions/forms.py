@@ -330,6 +330,8 @@ class ActionLicenseAnswer(Action):
 
 # ----------------------------------------------------------------------------------------- burn form
 
+#: a when-phrase that is only a time of day ("3pm", "at 10:30", "noon"), not a day
+TIME_ONLY = r"(?i)(at|around|about|by)?\s*\d{1,2}(:\d\d)?\s*(am|pm|a\.m\.|p\.m\.)?|(at |around )?(noon)"
 FIELD_WORDS = {
     "burner_name": r"\bname\b", "burn_address": r"\baddress\b|\bstreet\b", "burn_phone": r"\bphone|number|cell\b",
     "burn_date": r"\bdate\b|\bday\b", "burn_time": r"\btime\b|\bhour\b", "burn_location": r"\blocation|where|spot|place\b",
@@ -397,8 +399,7 @@ class ValidateBurnForm(_DigressionMixin, FormValidationAction):
         if not _takes_values(tracker, "burn_date", "burn_time"):
             return {}
         said = common.when_text(tracker)
-        if said and not re.fullmatch(r"(?i)(at|around|about|by)?\s*\d{1,2}(:\d\d)?\s*(am|pm|a\.m\.|p\.m\.)?|"
-                                     r"(at |around )?(noon)", said.strip()):
+        if said and not re.fullmatch(TIME_ONLY, said.strip()):
             return {"burn_date": said}
         text = _free_text(tracker, "burn_date")
         return {"burn_date": text} if text else {}
@@ -507,8 +508,9 @@ class ValidateBurnForm(_DigressionMixin, FormValidationAction):
         else:
             try:
                 moment = when.resolve(str(value), t, now=common.now(t), prefer="future")
-            except NeedsClarification as exc:
-                common.send_text(dispatcher, tracker, str(exc.args[0] if exc.args else exc))
+            except NeedsClarification:
+                common.send_text(dispatcher, tracker, f"I couldn't tell what time you mean by \"{str(value).strip()}\". "
+                                 "Could you give a time like '10 am' or '2:30 pm'?")
                 return {"burn_time": None}
             if moment.kind != "instant":
                 common.send_text(dispatcher, tracker, "About what time will you start? For example '10 am'.")
@@ -540,6 +542,25 @@ class ValidateBurnForm(_DigressionMixin, FormValidationAction):
             return {"burn_location": None}
         return {"burn_location": place}
 
+    def _new_values(self, named: dict, text: str, dispatcher, tracker, domain) -> dict:
+        """A correction that carries its new value ("no, the time is 3pm", "make it saturday", "the location
+        is the north field"): checked like an answer to the question, so nothing needs asking again."""
+        out: dict = {}
+        said = common.when_text(tracker)
+        if said:
+            time_only = re.fullmatch(TIME_ONLY, said.strip())
+            if "burn_date" in named or (not named and not time_only):
+                out.update(self.validate_burn_date(said, dispatcher, tracker, domain))
+            if "burn_time" in named or (not named and time_only):
+                out.update(self.validate_burn_time(said, dispatcher, tracker, domain))
+        checks = {"burner_name": self.validate_burner_name, "burn_address": self.validate_burn_address,
+                  "burn_location": self.validate_burn_location}
+        for slot, check in checks.items():
+            m = re.search("(?:" + FIELD_WORDS[slot] + r")\s+(?:is|should be|to|=|:)\s+(.{2,})$", text, re.I)
+            if slot in named and m:
+                out.update(check(m.group(1).strip(" .!"), dispatcher, tracker, domain))
+        return out
+
     def validate_burn_confirmed(self, value, dispatcher, tracker, domain):
         if value is None:  # cleared, not given: nothing to check
             return {"burn_confirmed": None}
@@ -551,6 +572,7 @@ class ValidateBurnForm(_DigressionMixin, FormValidationAction):
         phone = _phone_in(text)
         if phone:
             cleared["burn_phone"] = phone
+        cleared.update(self._new_values(cleared, text, dispatcher, tracker, domain))
         if cleared:
             return {**cleared, "burn_confirmed": None}
         common.send_text(dispatcher, tracker, "What should I change: name, address, phone, date, time or "

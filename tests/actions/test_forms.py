@@ -198,3 +198,25 @@ def test_value_reply_read_as_another_intent_is_still_a_value():
     d, slots = run(ValidateLicenseForm(), tr, LICENSE_DOMAIN)
     assert slots["acquired"] == "got:2026-05-01"
     assert texts(d) == []
+
+
+def test_a_correction_that_carries_the_new_time_needs_no_second_question():
+    tr = burn_reply("no the time is 3pm", "deny", **FILLED, requested_slot="burn_confirmed",
+                    entities=[ent("no the time is 3pm", "3pm", "when")])
+    d, slots = run(ValidateBurnForm(), tr, BURN_DOMAIN)
+    assert slots["burn_time"] == "15:00" and slots["burn_confirmed"] is None  # read back again, not re-asked
+
+
+def test_a_correction_that_carries_the_new_location_is_taken():
+    tr = burn_reply("no, the location is the north field by the pond", "deny", **FILLED,
+                    requested_slot="burn_confirmed")
+    _, slots = run(ValidateBurnForm(), tr, BURN_DOMAIN)
+    assert slots["burn_location"] == "the north field by the pond"
+
+
+def test_a_time_that_is_not_a_time_is_asked_again_in_words_about_time():
+    tr = burn_reply("yes", "affirm", **{k: v for k, v in FILLED.items() if k != "burn_time"},
+                    requested_slot="burn_time")
+    d, slots = run(ValidateBurnForm(), tr, BURN_DOMAIN)
+    assert slots.get("burn_time") is None
+    assert any("what time you mean" in t for t in texts(d)), texts(d)
