@@ -8,6 +8,7 @@ import logging
 from flask import Blueprint, abort, current_app, jsonify, render_template, request, url_for
 
 from . import contacts, get_store, get_town
+from .health import record_failure
 from .rasa import PAYLOAD, BotMessage, Button, RasaUnavailable, clean_user_text, send
 from .text import segments
 
@@ -107,10 +108,15 @@ def section(number: str):
 @api.post("/start")
 def start():
     store = get_store()
-    cid = store.new_conversation(current_app.config["TOWN"], "web")
     hello = greeting()
-    store.set_offered(cid, [b.as_dict() for b in hello.buttons])
-    store.log_message(cid, current_app.config["TOWN"], "web", "bot", hello.text)
+    try:
+        cid = store.new_conversation(current_app.config["TOWN"], "web")
+        store.set_offered(cid, [b.as_dict() for b in hello.buttons])
+        store.log_message(cid, current_app.config["TOWN"], "web", "bot", hello.text)
+    except Exception as exc:  # noqa: BLE001 - no conversation can be recorded: say so instead of a 500
+        log.exception("chat: could not start a conversation")
+        record_failure("database", "could not start a web chat conversation", str(exc))
+        return jsonify({"conversation_id": None, "messages": render_messages([unavailable_message()])})
     return jsonify({"conversation_id": cid, "messages": render_messages([hello])})
 
 
@@ -121,13 +127,21 @@ def message():
         abort(400, "Send JSON with conversation_id and text.")
     cid = data.get("conversation_id")
     store = get_store()
-    if not isinstance(cid, str) or len(cid) > 80 or not store.conversation_exists(cid):
+    try:
+        known = isinstance(cid, str) and len(cid) <= 80 and store.conversation_exists(cid)
+    except Exception as exc:  # noqa: BLE001
+        return _store_failed("could not look up a web chat conversation", exc)
+    if not known:
         abort(400, "Unknown conversation; start a new one.")
     town = current_app.config["TOWN"]
 
     if "payload" in data:
         payload = data.get("payload")
-        chosen = next((b for b in store.offered(cid) if b.get("payload") == payload), None)
+        try:
+            offered = store.offered(cid)
+        except Exception as exc:  # noqa: BLE001
+            return _store_failed("could not read the offered buttons", exc, cid)
+        chosen = next((b for b in offered if b.get("payload") == payload), None)
         if not isinstance(payload, str) or chosen is None:
             abort(400, "That choice is no longer offered.")
         shown = chosen.get("title", "")
@@ -140,17 +154,34 @@ def message():
             abort(400, f"Please keep questions under {MAX_TEXT} characters.")
         shown = raw.strip()
         to_rasa = clean_user_text(raw)
-    store.log_message(cid, town, "web", "user", shown)
+    try:  # the resident's words are a public record: a message we cannot record is not sent on
+        store.log_message(cid, town, "web", "user", shown)
+    except Exception as exc:  # noqa: BLE001
+        return _store_failed("could not record a web chat message", exc, cid)
     if not to_rasa:
         replies = [BotMessage(text="Please type a question in words.")]
     else:
         try:
             replies = send(current_app.config["RASA_URL"], cid, to_rasa, {"channel": "web", "town": town},
                            current_app.config["RASA_TIMEOUT"])
-        except RasaUnavailable:
+        except RasaUnavailable as exc:
+            record_failure("rasa", "Rasa did not answer a web chat message (down, slow, or the action server is "
+                           "down)", str(exc))
             replies = [unavailable_message()]
-    store.set_offered(cid, [b.as_dict() for m in replies for b in m.buttons])
-    for m in replies:
-        if m.text:
-            store.log_message(cid, town, "web", "bot", m.text)
+    try:
+        store.set_offered(cid, [b.as_dict() for m in replies for b in m.buttons])
+        for m in replies:
+            if m.text:
+                store.log_message(cid, town, "web", "bot", m.text)
+    except Exception as exc:  # noqa: BLE001 - the answer exists; only its transcript line is missing
+        log.exception("chat: could not record the reply")
+        record_failure("database", "could not record a web chat reply", str(exc))
+        replies = [BotMessage(text=m.text) for m in replies]  # buttons not on the allow-list: do not offer them
     return jsonify({"conversation_id": cid, "messages": render_messages(replies)})
+
+
+def _store_failed(what: str, exc: Exception, cid: str | None = None):
+    """The records store failed: the fallback message, as a normal answer (200), never a 500."""
+    log.exception("chat: %s", what)
+    record_failure("database", what, str(exc))
+    return jsonify({"conversation_id": cid, "messages": render_messages([unavailable_message()])})

@@ -56,7 +56,11 @@ def login_required(view):
 @bp.before_app_request
 def load_clerk():
     cid = session.get("clerk_id")
-    g.clerk = get_store().get_clerk(cid) if isinstance(cid, int) else None
+    try:
+        g.clerk = get_store().get_clerk(cid) if isinstance(cid, int) else None
+    except Exception:  # noqa: BLE001 - the database cannot be read: public pages and the webhooks still work
+        current_app.logger.exception("could not load the signed-in clerk")
+        g.clerk = None
 
 
 def _safe_next(target: str | None) -> str:
@@ -378,6 +382,17 @@ def fees():
 @login_required
 def sms_inbox():
     return render_template("clerk/sms.html", town=get_town(), rows=get_store().list_inbound_sms(limit=300))
+
+
+@bp.get("/status")
+@login_required
+def status():
+    """System status: live checks of Rasa, the action server, the database (does it take a write?) and the SMS
+    spool, and the failures the web front recorded recently (kept outside the database)."""
+    from . import health
+    checks = health.checks(get_store())
+    return render_template("clerk/status.html", town=get_town(), checks=checks,
+                           all_ok=all(c["ok"] for c in checks), failures=health.recent_failures(50))
 
 
 @bp.get("/records")

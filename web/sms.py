@@ -1,5 +1,9 @@
 """The SMS webhook, Twilio conventions: form POST (From, To, Body, MessageSid), X-Twilio-Signature checked,
-TwiML reply. Every message is stored by MessageSid before anything else; a retry gets the same reply."""
+TwiML reply. Every message is stored by MessageSid before anything else; a retry gets the same reply.
+
+If the database cannot take the message, it is spooled durably (web/spool.py) and answered with the fallback
+text; if it cannot be spooled either, the answer is 503 so that Twilio retries it. Nothing is acknowledged
+(HTTP 200) that is not stored or spooled."""
 
 from __future__ import annotations
 
@@ -12,6 +16,7 @@ from twilio.request_validator import RequestValidator
 from twilio.twiml.messaging_response import MessagingResponse
 
 from . import contacts, get_store, get_town
+from .health import record_failure
 from .rasa import PAYLOAD, RasaUnavailable, clean_user_text, send
 from .text import sms_pages, to_gsm7
 
@@ -73,6 +78,14 @@ def unavailable_text() -> str:
                      f"call {fire}. Your message is saved for the Clerk ({clerk}).")[0]
 
 
+@bp.record_once
+def _replay_spool_at_start(state) -> None:
+    """Messages spooled before a restart are replayed when the web process starts."""
+    from . import spool
+    if spool.pending_count():
+        spool.start_replayer(state.app.extensions["records"])
+
+
 @bp.post("/sms")
 def inbound():
     if not signature_ok():
@@ -83,15 +96,28 @@ def inbound():
     if not sid or not from_ or len(sid) > 64:
         abort(400, "MessageSid and From are required.")
     store = get_store()
-    record, created = store.save_inbound_sms(sid, from_, to, body)  # stored before anything else
+    try:
+        record, created = store.save_inbound_sms(sid, from_, to, body)  # stored before anything else
+    except Exception as exc:  # noqa: BLE001 - locked, read-only, full or down: spool it or refuse it
+        return _spool_or_refuse(sid, from_, to, body, exc)
     if not created:
-        return twiml(_reply_of_first_attempt(sid))
+        try:
+            return twiml(_reply_of_first_attempt(sid))
+        except Exception as exc:  # noqa: BLE001 - the message is stored; the retry gets the fallback
+            log.exception("SMS %s: could not read the first attempt's reply", sid)
+            record_failure("database", "could not read a stored SMS reply", str(exc))
+            return twiml(unavailable_text())
     try:
         reply = answer(from_, body)
-    except Exception:  # the resident still gets an answer within Twilio's 15 s; the message stays stored
+    except Exception as exc:  # noqa: BLE001 - the resident still gets an answer within Twilio's 15 s
         log.exception("SMS %s: could not answer", sid)
+        record_failure("database" if _is_db_error(exc) else "web", "could not answer an SMS", str(exc))
         reply = unavailable_text()
-    store.set_sms_reply(sid, reply or "")
+    try:
+        store.set_sms_reply(sid, reply or "")
+    except Exception as exc:  # noqa: BLE001 - the message itself is stored; only the reply is not kept
+        log.exception("SMS %s: could not store the reply", sid)
+        record_failure("database", "could not store an SMS reply", str(exc))
     return twiml(reply)
 
 
@@ -107,6 +133,31 @@ def _reply_of_first_attempt(sid: str) -> str | None:
         if time.monotonic() >= deadline:
             return unavailable_text()
         time.sleep(0.2)
+
+
+def _is_db_error(exc: Exception) -> bool:
+    from sqlalchemy.exc import SQLAlchemyError
+    return isinstance(exc, SQLAlchemyError)
+
+
+def _spool_or_refuse(sid: str, from_: str, to: str, body: str, exc: Exception) -> Response:
+    """The database cannot take the message. Acknowledge it only once it is durable somewhere: in the spool
+    (replayed into the database when it is back), with the fallback reply; if even the spool cannot be
+    written, 503 -- Twilio then does not count it as delivered and retries it."""
+    from . import spool
+    log.error("SMS %s: the database did not take it (%s); spooling it", sid, exc)
+    record_failure("database", "an inbound SMS could not be stored; spooled", str(exc))
+    reply = unavailable_text()
+    try:
+        spool.write(sid, from_, to, body, reply)
+    except Exception as spool_exc:  # noqa: BLE001
+        log.exception("SMS %s: could not spool it either; answering 503", sid)
+        record_failure("spool", "an inbound SMS could be neither stored nor spooled; answered 503",
+                       str(spool_exc))
+        return Response("Temporarily unable to accept the message.", status=503, headers={"Retry-After": "60"},
+                        mimetype="text/plain")
+    spool.start_replayer(get_store())
+    return twiml(reply)
 
 
 def answer(from_: str, body: str) -> str | None:
@@ -144,7 +195,8 @@ def answer(from_: str, body: str) -> str | None:
     try:
         replies = send(current_app.config["RASA_URL"], cid, message, {"channel": "sms"},
                        current_app.config["RASA_TIMEOUT"])
-    except RasaUnavailable:
+    except RasaUnavailable as exc:
+        record_failure("rasa", "Rasa did not answer an SMS (down, slow, or the action server is down)", str(exc))
         store.set_offered(cid, [])
         store.set_pending_pages(cid, [])
         return _log(cid, unavailable_text())
