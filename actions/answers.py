@@ -86,7 +86,19 @@ def answer_for(intent: str, tracker: Tracker, t, now) -> Answer:
     if intent == "ask_prohibited_materials" and common.entity(tracker, "material"):
         return handlers.burning(t, at=now, order=common.burning_order(t),
                                 material=common.entity(tracker, "material"))
-    return handlers.topic(t, key, on=today)
+    return handlers.topic(t, key, on=today, animal=animal_kind(common.entity(tracker, "animal")))
+
+
+def animal_kind(value: str | None) -> str | None:
+    """'cats', 'kitten', 'Cat' -> 'cat'; 'puppy', 'dogs' -> 'dog'; anything else as said, lower case."""
+    if not value:
+        return None
+    v = value.strip().lower()
+    if v.startswith(("cat", "kitt")):
+        return "cat"
+    if v.startswith(("dog", "pup")):
+        return "dog"
+    return v
 
 
 class ActionAnswer(Action):

@@ -21,8 +21,9 @@ our shall so that the their there this to what when where which who will with wo
 code say says section sec town city rule rules tell please""".split())
 
 
-def topic(town: Town, key: str, *, on: date) -> Answer:
-    """What the town's code says on topic ``key`` (a key of knowledge/topics.yml)."""
+def topic(town: Town, key: str, *, on: date, animal: str | None = None) -> Answer:
+    """What the town's code says on topic ``key`` (a key of knowledge/topics.yml). Asked about one kind of
+    animal ("do cats need a license?"), a topic rule ``for_<animal>`` answers first, the summary follows."""
     on = a_day(on, "on")
     if key not in town.topics:
         raise NeedsClarification("I'm not sure which topic you mean. Could you say it another way?",
@@ -30,7 +31,13 @@ def topic(town: Town, key: str, *, on: date) -> Answer:
     t = town.topics[key]
     if not t.covered:
         return not_covered(town, key, on)
-    answer = Answer(topic=key, town=town.key, result=town.render(t.summary, on))
+    rule = t.rules.get(f"for_{animal}") if animal else None
+    if rule is not None:
+        answer = Answer(topic=key, town=town.key, result=town.render(rule.text, on))
+        answer.cite(rule.citation)
+        answer.steps.append(town.render(t.summary, on))
+    else:
+        answer = Answer(topic=key, town=town.key, result=town.render(t.summary, on))
     for c in t.citations:
         answer.cite(c)
     answer.caveats.extend(town.render(c, on) for c in t.caveats)

@@ -147,3 +147,9 @@ def test_burn_ban_question_with_the_store_down_claims_no_status(dispatcher, monk
     run(ActionAnswer(), dispatcher, make_tracker("is there a burn ban", "ask_no_burning_order"))
     out = texts(dispatcher)[0]
     assert "can't check right now" in out and not out.startswith(("Yes", "No"))
+
+
+def test_do_cats_need_a_license_is_answered_for_cats(dispatcher):
+    text = "do cats need a license"
+    run(ActionAnswer(), dispatcher, make_tracker(text, "ask_license_required", [ent(text, "cats", "animal")]))
+    assert texts(dispatcher)[0].startswith("No: the Town's code requires licenses for dogs only")
