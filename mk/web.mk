@@ -10,13 +10,19 @@ CHROMIUM := /usr/bin/chromium
 # The Rasa HTTP API token file: made by mk/bot.mk's $(BOT_TOKEN_FILE) rule (RASA_TOKEN overrides it).
 WEB_TOKEN_FILE := $(or $(BOT_TOKEN_FILE),instance/rasa_auth_token)
 
-# Headless Chromium for the browser test (Debian's package; Playwright is pointed at it, no browser download).
-# Installs only when missing, and only as root; otherwise says what to run.
+# Headless Chromium for the browser test (Debian's package; Playwright is pointed at it, no browser download),
+# and PostgreSQL and Redis for the fault, durability and scale tests (tests/support/services.py starts throw-away
+# servers from these binaries). Installs only what is missing, and only as root; otherwise says what to run.
+SYSTEM_PACKAGES := chromium:$(CHROMIUM) postgresql:/usr/lib/postgresql/*/bin/initdb redis-server:/usr/bin/redis-server
 system-deps:
-	@if [ -x $(CHROMIUM) ]; then :; \
+	@missing=""; for pair in $(SYSTEM_PACKAGES); do \
+	  pkg=$${pair%%:*}; path=$${pair#*:}; \
+	  if ! ls $$path >/dev/null 2>&1; then missing="$$missing $$pkg"; fi; \
+	done; \
+	if [ -z "$$missing" ]; then :; \
 	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
-	  apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends chromium; \
-	else echo "system-deps: $(CHROMIUM) is missing; run 'sudo apt-get install chromium' (the browser test will skip)"; fi
+	  apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $$missing; \
+	else echo "system-deps: missing$$missing; run 'sudo apt-get install$$missing' (the tests that need them skip)"; fi
 
 # Everything, with honcho and the Procfile. Ctrl-C stops all three processes.
 run: install train $(WEB_TOKEN_FILE)
