@@ -37,7 +37,7 @@ def spool_dir() -> Path:
 def _files() -> list[Path]:
     try:
         return sorted(p for p in spool_dir().iterdir() if p.suffix == ".jsonl")
-    except FileNotFoundError:
+    except OSError:  # no spool yet (or one that cannot be read: the status page says so via pending_count)
         return []
 
 

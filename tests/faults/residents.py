@@ -1,0 +1,169 @@
+"""Simulated residents texting the SMS webhook the way Twilio delivers their messages.
+
+Twilio side: every message is signed; on a connection error, a timeout or a 5xx the same MessageSid is posted
+again (a few times, with a pause), as Twilio retries an undelivered webhook. Resident side: the answers follow
+the bot's last question (like tests/web/test_e2e.py); when the reply is the "can't answer right now" fallback,
+the resident sends the same answer again as a new message (new MessageSid) after a pause; when the bot lost
+track (an unexpected reply), the resident starts the notification again.
+"""
+
+from __future__ import annotations
+
+import html
+import itertools
+import re
+import threading
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+from dataclasses import dataclass, field
+
+from twilio.request_validator import RequestValidator
+
+from tests.support.stack import PUBLIC_URL, TWILIO_TOKEN
+
+START = "I want to notify the fire department of a burn"
+FALLBACK = "can't answer right now"
+REFERENCE = re.compile(r"reference is ([A-Z]{2}-[2-9A-Z]{5})")
+NOT_SAVED = "has NOT been notified"
+
+FIRST = ["Pat", "Alex", "Jordan", "Casey", "Morgan", "Riley", "Jamie", "Taylor", "Avery", "Quinn", "Robin",
+         "Dana", "Kelly", "Lee", "Terry", "Chris", "Sam", "Jesse", "Drew", "Shawn", "Cameron", "Devon", "Emery",
+         "Frankie", "Harper", "Jody", "Kerry", "Logan", "Marion", "Noel", "Parker", "Reese", "Sidney"]
+LAST = ["Olson", "Larson", "Hanson", "Schultz", "Meyer", "Kowalski", "Nelson", "Peterson", "Johnson", "Anderson",
+        "Lindqvist", "Brandt", "Vogel", "Krueger", "Schmidt", "Wagner", "Becker", "Hoffman", "Lehmann", "Novak",
+        "Dahl", "Berg", "Strand", "Moe", "Haugen", "Thompson", "Miller", "Fischer", "Weber", "Zimmerman",
+        "Koch", "Richter", "Klein", "Wolf"]
+
+
+def identity(i: int) -> tuple[str, str, str]:
+    """(name, phone as typed, From number) of the i-th resident: all distinct for i < 1100."""
+    first, last = FIRST[i % len(FIRST)], LAST[(i // len(FIRST)) % len(LAST)]
+    number = f"608-{200 + i // 10000:03d}-{i % 10000:04d}"
+    return f"{first} {last}", number, "+1" + number.replace("-", "")
+
+
+def sms_request(web: str, from_: str, body: str, sid: str, timeout: float) -> tuple[int, str]:
+    params = {"From": from_, "To": "+16085550100", "Body": body, "MessageSid": sid}
+    sig = RequestValidator(TWILIO_TOKEN).compute_signature(PUBLIC_URL + "/sms", params)
+    req = urllib.request.Request(web + "/sms", data=urllib.parse.urlencode(params).encode(), method="POST",
+                                 headers={"X-Twilio-Signature": sig,
+                                          "Content-Type": "application/x-www-form-urlencoded"})
+    try:
+        with urllib.request.urlopen(req, timeout=timeout) as r:
+            xml = r.read().decode()
+            status = r.status
+    except urllib.error.HTTPError as exc:
+        return exc.code, ""
+    m = re.search(r"<Message>(.*?)</Message>", xml, re.S)
+    return status, html.unescape(m.group(1)) if m else ""
+
+
+@dataclass
+class Ledger:
+    """What the residents saw, shared by all threads."""
+    acked: dict = field(default_factory=dict)        # MessageSid -> (From, Body) of every 200 answer
+    refused: list = field(default_factory=list)      # (sid, status) of 5xx answers
+    unreachable: int = 0                             # attempts that got no HTTP answer at all
+    twilio_retries: int = 0
+    resends: int = 0                                 # fallback replies the resident answered by sending again
+    restarts: int = 0                                # conversations started over
+    references: dict = field(default_factory=dict)   # resident index -> (reference, name, phone)
+    slowest: float = 0.0                             # the longest single webhook answer (s)
+    failures: list = field(default_factory=list)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    _sids: itertools.count = field(default_factory=itertools.count)
+
+    def new_sid(self) -> str:
+        return f"SM{next(self._sids):032x}"
+
+
+class Resident:
+    ANSWERS = [  # (what the bot's last line asks about, what to text back), first match wins
+        (r"correct\?", lambda r: "yes"),
+        (r"phone", lambda r: r.phone),
+        (r"address", lambda r: r.address),
+        (r"what time|\btime\b", lambda r: "10 am"),
+        (r"which day|what day|what date|\bdate\b|when will|\bday\b", lambda r: "tomorrow at 10 am"),
+        (r"where|location", lambda r: r.location),
+        (r"\bname\b", lambda r: "My name is " + r.name),
+    ]
+
+    def __init__(self, web: str, index: int, ledger: Ledger, twilio_attempts: int = 6, timeout: float = 20.0,
+                 patience: float = 400.0):
+        self.web, self.index, self.ledger = web, index, ledger
+        self.name, self.phone, self.from_ = identity(index)
+        self.address = f"N{1000 + index} County Road K"
+        self.location = f"the back field behind barn {index}"
+        self.twilio_attempts, self.timeout, self.patience = twilio_attempts, timeout, patience
+        self.transcript: list[str] = []
+
+    def web_url(self) -> str:
+        return self.web() if callable(self.web) else self.web
+
+    def deliver(self, body: str) -> str | None:
+        """One message as Twilio delivers it: the same MessageSid until an HTTP 200 (None: never delivered)."""
+        sid = self.ledger.new_sid()
+        for attempt in range(self.twilio_attempts):
+            if attempt:
+                with self.ledger.lock:
+                    self.ledger.twilio_retries += 1
+                time.sleep(min(2.0 * attempt, 6.0))
+            t0 = time.monotonic()
+            try:
+                status, reply = sms_request(self.web_url(), self.from_, body, sid, self.timeout)
+            except (urllib.error.URLError, OSError, TimeoutError):
+                with self.ledger.lock:
+                    self.ledger.unreachable += 1
+                continue
+            took = time.monotonic() - t0
+            with self.ledger.lock:
+                self.ledger.slowest = max(self.ledger.slowest, took)
+                if status == 200:
+                    self.ledger.acked[sid] = (self.from_, body)
+                else:
+                    self.ledger.refused.append((sid, status))
+            if status == 200:
+                return reply
+        return None
+
+    def say(self, body: str) -> str:
+        """A resident's message: sent again as a new message while the assistant answers with the fallback."""
+        give_up = time.monotonic() + self.patience
+        while True:
+            reply = self.deliver(body)
+            if reply is not None and FALLBACK not in reply:
+                self.transcript.append(f"> {body}\n< {reply}")
+                return reply
+            self.transcript.append(f"> {body}\n< {reply!r} (will send again)")
+            if time.monotonic() > give_up:
+                raise RuntimeError(f"resident {self.index}: no answer to {body!r} for {self.patience} s:\n"
+                                   + "\n".join(self.transcript[-8:]))
+            with self.ledger.lock:
+                self.ledger.resends += 1
+            time.sleep(2.0)
+
+    def notify(self, max_turns: int = 40) -> str:
+        """A whole burn notification; returns the reference the resident was given."""
+        reply = self.say(START)
+        for _ in range(max_turns):
+            m = REFERENCE.search(reply)
+            if m:
+                with self.ledger.lock:
+                    self.ledger.references[self.index] = (m.group(1), self.name, self.phone)
+                return m.group(1)
+            if reply.rstrip(".").endswith("Reply MORE for the rest"):
+                reply = self.say("more")
+                continue
+            lines = reply.split("Reply 1 for")[0].strip().splitlines()
+            last = lines[-1] if lines else ""
+            answer = next((a(self) for pat, a in self.ANSWERS if re.search(pat, last, re.I)), None)
+            if answer is None or NOT_SAVED in reply:  # the bot lost track (or could not save): start again
+                with self.ledger.lock:
+                    self.ledger.restarts += 1
+                reply = self.say(START)
+                continue
+            reply = self.say(answer)
+        raise RuntimeError(f"resident {self.index}: no reference after {max_turns} turns:\n"
+                           + "\n".join(self.transcript[-12:]))
