@@ -39,12 +39,14 @@ def segments(text: str, section_numbers: tuple[str, ...], href) -> list[dict]:
 GSM7_BASIC = set(
     "@£$¥èéùìòÇ\nØø\rÅåΔ_ΦΓΛΩΠΨΣΘΞÆæßÉ !\"#¤%&'()*+,-./0123456789:;<=>?¡ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÑÜ§"
     "¿abcdefghijklmnopqrstuvwxyzäöñüà")
-GSM7_EXT = set("^{}\\[~]|€\f")
+#: The extension table less the form feed (page break): XML 1.0 has no form feed, so a reply holding one would
+#: make the SMS webhook's TwiML malformed and Twilio would send nothing. to_gsm7 turns it into a space.
+GSM7_EXT = set("^{}\\[~]|€")
 REPLACE = {
     "\u2018": "'", "\u2019": "'", "\u201a": "'", "\u201b": "'", "\u2032": "'",
     "\u201c": '"', "\u201d": '"', "\u201e": '"', "\u2033": '"', "\u00ab": '"', "\u00bb": '"',
     "\u2013": "-", "\u2014": "-", "\u2012": "-", "\u2212": "-", "\u2010": "-", "\u2011": "-",
-    "\u2026": "...", "\u2022": "*", "\u00b7": "*", "\u00a0": " ", "\u2009": " ", "\u202f": " ",
+    "\f": " ", "\u2026": "...", "\u2022": "*", "\u00b7": "*", "\u00a0": " ", "\u2009": " ", "\u202f": " ",
     "\u00a7": "§", "\u00b6": "P.", "\t": " ", "\u00bd": "1/2", "\u00bc": "1/4", "\u00be": "3/4",
     "\u2192": "->", "\u2264": "<=", "\u2265": ">=", "\u00d7": "x", "\u00b0": " deg",
 }
