@@ -100,7 +100,9 @@ def checks(store, timeout: float = 3.0) -> list[dict]:
             ok, detail = False, f"{type(exc).__name__}: {str(exc).splitlines()[0][:200] if str(exc) else ''}"
         out.append({"name": name, "ok": ok, "detail": detail, "ms": int((time.monotonic() - t0) * 1000)})
 
-    rasa_urls = [u.strip() for u in current_app.config["RASA_URL"].split(",") if u.strip()]
+    raw = current_app.config["RASA_URL"]
+    parts = raw.split(",") if isinstance(raw, str) else list(raw)  # one URL, or several (comma list or tuple)
+    rasa_urls = [str(u).strip() for u in parts if str(u).strip()]
     for i, url in enumerate(rasa_urls):
         timed("Rasa" + (f" {i + 1}" if len(rasa_urls) > 1 else ""), lambda url=url: _http(url.rstrip("/") + "/", timeout))
     timed("Action server", lambda: _http(action_server_url() + "/health", timeout))
