@@ -26,6 +26,9 @@ where the time goes, and whether a figure was taken on a machine busy with somet
 All simulated residents come from 127.0.0.1, so the stack started here sets CHAT_RATE_LIMIT to
 "1000000 per minute" (the chat API's per-address limit; the default, 60 per minute, is unchanged otherwise).
 
+--compare 1,2 starts SQLite stacks with 1 and 2 Rasa instances side by side and measures each level in
+alternating rounds, pooled per stack (on a machine shared with other jobs, a fairer comparison than two runs).
+
 --scale runs the scale-out comparison instead: it starts PostgreSQL and Redis (tests/support/services.py),
 then for 1, 2 and 3 Rasa instances (--instances) a fresh stack on a fresh PostgreSQL database with Rasa's Redis
 lock store (bot/endpoints-scale.yml) and the web front's rate limits in Redis, and runs --scale-concurrency
@@ -34,6 +37,7 @@ lock store (bot/endpoints-scale.yml) and the web front's rate limits in Redis, a
     .venv/bin/python bench/load.py [--levels 1,10,20,50] [--duration 30] [--think 0] [--rasa-instances 1]
         [--web-threads 8] [--web URL --twilio-token T --public-url U] [--json FILE] [--keep DIR]
     .venv/bin/python bench/load.py --scale [--instances 1,2,3] [--scale-concurrency 20] [--duration 30]
+    .venv/bin/python bench/load.py --compare 1,2 [--levels 20] [--rounds 4] [--duration 60]
 """
 from __future__ import annotations
 
@@ -312,14 +316,16 @@ def print_table(rows: list[dict], title: str) -> None:
 
 def verdict(rows: list[dict]) -> list[str]:
     out = []
-    errs = [r for r in rows if r["errors"]]
-    out.append("bar 0 errors at every level: " + ("MET" if not errs else
-               "MISSED (" + ", ".join(f"{r['errors']} at {r['concurrency']}" for r in errs) + ")"))
-    at = [r for r in rows if r["concurrency"] == BAR_LEVEL]
-    if at:
-        p95 = at[0]["p95"]
-        out.append(f"bar p95 <= {BAR_P95:.0f} s at {BAR_LEVEL} concurrent: {'MET' if p95 <= BAR_P95 else 'MISSED'} "
-                   f"(p95 {ms(p95)} ms)")
+    for config in dict.fromkeys(r["config"] for r in rows):
+        mine = [r for r in rows if r["config"] == config]
+        errs = [r for r in mine if r["errors"]]
+        out.append(f"{config}: bar 0 errors at every level: " + ("MET" if not errs else
+                   "MISSED (" + ", ".join(f"{r['errors']} at {r['concurrency']}" for r in errs) + ")"))
+        at = [r for r in mine if r["concurrency"] == BAR_LEVEL]
+        if at:
+            p95 = at[0]["p95"]
+            out.append(f"{config}: bar p95 <= {BAR_P95:.0f} s at {BAR_LEVEL} concurrent: "
+                       f"{'MET' if p95 <= BAR_P95 else 'MISSED'} (p95 {ms(p95)} ms)")
     return out
 
 
@@ -329,10 +335,12 @@ def verdict(rows: list[dict]) -> list[str]:
 def stack_env(args, extra: dict | None = None) -> dict:
     env = {"CHAT_RATE_LIMIT": "1000000 per minute", "WEB_THREADS": str(args.web_threads)}
     env.update(extra or {})
+    env.update(dict(kv.split("=", 1) for kv in args.env))
     return env
 
 
-def measure(stack: Stack | None, web: str, label: str, concurrency: int, args, token: str, public: str) -> dict:
+def measure(stack: Stack | None, web: str, label: str, concurrency: int, args, token: str, public: str,
+            keep_raw: bool = False) -> dict:
     before = cpu_by_session(stack_sessions(stack)) if stack else None
     m0, me0 = machine_cpu(), time.process_time()
     res, elapsed = asyncio.run(run_level(web, concurrency, args.duration, args.think, args.timeout, token, public,
@@ -351,6 +359,8 @@ def measure(stack: Stack | None, web: str, label: str, concurrency: int, args, t
         ours = sum(cpu.values()) + (me1 - me0)
         row["others_cpu_pct"] = max(0, round(100 * ((busy1 - m0[0]) - ours) / elapsed))  # other jobs on the machine
     row["cores"] = cores
+    if keep_raw:
+        row["_lat"], row["_web"], row["_sms"] = res.all_latencies, res.latencies["web"], res.latencies["sms"]
     r = row
     print(f"  {label} x{concurrency}: {r['messages']} msgs in {r['seconds']} s = {r['msg_per_s']:.1f} msg/s, "
           f"p50/p95/p99 {ms(r['p50'])}/{ms(r['p95'])}/{ms(r['p99'])} ms, errors {r['errors']}; machine "
@@ -393,6 +403,55 @@ def run_levels(args, m: dict) -> list[dict]:
             warm(s.web, TWILIO_TOKEN, PUBLIC_URL, args.timeout)
             for c in levels:
                 rows.append(measure(s, s.web, label, c, args, TWILIO_TOKEN, PUBLIC_URL))
+    return rows
+
+
+def merge(rows: list[dict]) -> dict:
+    """Pool the rounds of one configuration and level (latencies are re-read from the rounds' raw lists)."""
+    lat = [x for r in rows for x in r["_lat"]]
+    res = Result()
+    res.latencies["web"] = [x for r in rows for x in r["_web"]]
+    res.latencies["sms"] = [x for r in rows for x in r["_sms"]]
+    for r in rows:
+        res.errors.update(r["error_kinds"])
+        for k, v in r["error_examples"].items():
+            res.examples.setdefault(k, v)
+        res.conversations += r["conversations"]
+        res.starts += r["starts"]
+    elapsed = sum(r["seconds"] for r in rows)
+    cpu = {k: sum(r["cpu_pct"][k] * r["seconds"] / 100 for r in rows) for k in rows[0].get("cpu_pct", {})}
+    out = summarize(rows[0]["config"], rows[0]["concurrency"], res, elapsed, cpu)
+    assert len(lat) == out["messages"]
+    out["machine_busy_pct"] = round(sum(r["machine_busy_pct"] * r["seconds"] for r in rows) / elapsed)
+    out["others_cpu_pct"] = round(sum(r.get("others_cpu_pct", 0) * r["seconds"] for r in rows) / elapsed)
+    out["cores"] = rows[0]["cores"]
+    out["rounds"] = len(rows)
+    return out
+
+
+def run_compare(args, m: dict) -> list[dict]:
+    """Stacks with different numbers of Rasa instances (SQLite) running side by side; each level is measured
+    in --rounds short rounds that alternate the stacks, pooled per stack, so that load from other jobs on the
+    machine does not land on one configuration only. An idle stack costs memory, not CPU."""
+    counts = [int(x) for x in args.compare.split(",")]
+    levels = [int(x) for x in args.levels.split(",")]
+    per_round = args.duration / args.rounds
+    rows = []
+    with workdir(args, "ordinance-compare-") as tmp, contextlib.ExitStack() as es:
+        stacks = {}
+        for n in counts:
+            print(f"starting the stack (sqlite rasa x{n}) ...", flush=True)
+            stacks[n] = es.enter_context(Stack(Path(tmp) / f"x{n}", rasa_instances=n, now=NOW, env=stack_env(args)))
+            warm(stacks[n].web, TWILIO_TOKEN, PUBLIC_URL, args.timeout)
+        for c in levels:
+            got: dict[int, list[dict]] = {n: [] for n in counts}
+            for rnd in range(args.rounds):
+                for n in (counts if rnd % 2 == 0 else list(reversed(counts))):
+                    sub = argparse.Namespace(**{**vars(args), "duration": per_round})
+                    got[n].append(measure(stacks[n], stacks[n].web, f"sqlite rasa x{n}", c, sub, TWILIO_TOKEN,
+                                          PUBLIC_URL, keep_raw=True))
+            for n in counts:
+                rows.append(merge(got[n]))
     return rows
 
 
@@ -452,7 +511,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--scale", action="store_true", help="scale-out run: PostgreSQL + Redis, 1/2/3 Rasa instances")
     ap.add_argument("--instances", default="1,2,3", help="with --scale: Rasa instance counts")
     ap.add_argument("--scale-concurrency", type=int, default=20, help="with --scale: concurrent conversations")
+    ap.add_argument("--env", action="append", default=[], metavar="KEY=VALUE",
+                    help="extra environment for the stack started here (repeatable)")
     ap.add_argument("--keep", metavar="DIR", help="keep the stack's databases and logs under DIR")
+    ap.add_argument("--compare", metavar="N,M", help="SQLite stacks with N, M, ... Rasa instances side by side, "
+                    "measured in alternating rounds (--rounds) at each level")
+    ap.add_argument("--rounds", type=int, default=4, help="with --compare: rounds per level (--duration split)")
     ap.add_argument("--json", help="also write the rows as JSON to this file")
     ap.add_argument("--summary", nargs="+", metavar="JSON", help="only print one table of earlier --json files")
     args = ap.parse_args(argv)
@@ -465,7 +529,10 @@ def main(argv: list[str] | None = None) -> int:
     print(machine_line(m))
     print(f"closed loop: each conversation sends its next message as soon as the reply arrives; think time "
           f"{args.think:g} s; {args.duration:g} s per level; {round(SMS_SHARE * 100)}% of conversations by SMS")
-    if args.scale:
+    if args.compare:
+        rows = run_compare(args, m)
+        title = f"side by side, {args.rounds} alternating rounds per level pooled"
+    elif args.scale:
         rows = run_scale(args, m)
         title = f"scale-out: {args.scale_concurrency} concurrent conversations, PostgreSQL tracker store + records, " \
                 "Redis lock store and rate limits"
