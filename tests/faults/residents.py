@@ -147,15 +147,24 @@ class Resident:
     def notify(self, max_turns: int = 40) -> str:
         """A whole burn notification; returns the reference the resident was given."""
         reply = self.say(START)
+        mores = 0
         for _ in range(max_turns):
             m = REFERENCE.search(reply)
             if m:
                 with self.ledger.lock:
                     self.ledger.references[self.index] = (m.group(1), self.name, self.phone)
                 return m.group(1)
-            if reply.rstrip(".").endswith("Reply MORE for the rest"):
+            if reply.rstrip(".").endswith("Reply MORE for the rest") and mores < 3:
+                mores += 1
                 reply = self.say("more")
                 continue
+            if mores >= 3:  # pages of something else (help text): the bot lost the notification
+                mores = 0
+                with self.ledger.lock:
+                    self.ledger.restarts += 1
+                reply = self.say(START)
+                continue
+            mores = 0
             lines = reply.split("Reply 1 for")[0].strip().splitlines()
             last = lines[-1] if lines else ""
             answer = next((a(self) for pat, a in self.ANSWERS if re.search(pat, last, re.I)), None)
