@@ -483,11 +483,15 @@ def summary(files: list[str]) -> int:
         return 1
     print("\nsummary (latency of message turns in ms; closed loop, think time "
           + ", ".join(sorted({f"{r['think']:g} s" for r in runs})) + ")")
-    print(f"{'configuration':<24} {'conc':>4} {'msg/s':>6} {'p50':>6} {'p95':>6} {'p99':>6} {'errors':>6}")
+    print(f"{'configuration':<24} {'conc':>4} {'msg/s':>6} {'p50':>6} {'p95':>6} {'p99':>6} {'errors':>6} "
+          f"{'other load':>10}")
     for run in runs:
         for r in run["rows"]:
+            other = f"{r['others_cpu_pct']}%" if "others_cpu_pct" in r else "-"
             print(f"{r['config']:<24} {r['concurrency']:>4} {r['msg_per_s']:>6.1f} {ms(r['p50']):>6} {ms(r['p95']):>6} "
-                  f"{ms(r['p99']):>6} {r['errors']:>6}")
+                  f"{ms(r['p99']):>6} {r['errors']:>6} {other:>10}")
+    print("(other load: CPU used meanwhile by everything but the stack and this client, % of one core: other jobs, "
+          "and PostgreSQL + Redis in the scale-out rows)")
     level_rows = [r for run in runs if not run["title"].startswith("scale-out") for r in run["rows"]]
     for line in verdict(level_rows) if level_rows else []:
         print(line)
