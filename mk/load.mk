@@ -11,12 +11,13 @@ LOCK_STORE_PORT ?= 6379
 LOCK_STORE_DB ?= 1
 RATELIMIT_STORAGE_URI ?= redis://$(LOCK_STORE_HOST):$(LOCK_STORE_PORT)/0
 
-# 1, 10, 20, 50 concurrent conversations on the default stack (SQLite), then 20 concurrent against 1, 2, 3 Rasa
+# 1, 10, 20, 50 concurrent conversations on the default stack (SQLite, RASA_INSTANCES Rasa instances as `make run`), then 20 concurrent against 1, 2, 3 Rasa
 # instances on PostgreSQL + Redis (started by the benchmark itself; needs Debian's postgresql and redis-server),
 # then one compact table of both. LOAD_DURATION seconds per level.
 bench-load: $(BOT_MODEL) | install
 	@mkdir -p $(LOAD_RESULTS)
-	PYTHONPATH=$(CURDIR) $(BIN)/python bench/load.py --duration $(LOAD_DURATION) --json $(LOAD_RESULTS)/levels.json
+	PYTHONPATH=$(CURDIR) $(BIN)/python bench/load.py --duration $(LOAD_DURATION) --rasa-instances $(RASA_INSTANCES) \
+	  --json $(LOAD_RESULTS)/levels.json
 	PYTHONPATH=$(CURDIR) $(BIN)/python bench/load.py --scale --duration $(LOAD_DURATION) --json $(LOAD_RESULTS)/scale.json
 	@PYTHONPATH=$(CURDIR) $(BIN)/python bench/load.py --summary $(LOAD_RESULTS)/levels.json $(LOAD_RESULTS)/scale.json
 

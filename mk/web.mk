@@ -25,12 +25,19 @@ system-deps:
 	else echo "system-deps: missing$$missing; run 'sudo apt-get install$$missing' (the tests that need them skip)"; fi
 
 # Everything, with honcho and the Procfile. Ctrl-C stops all three processes.
+# RASA_INSTANCES (1 or 2, default 2): Rasa is the CPU-bound part (about 40 ms a message on one core), so on a
+# 2-core machine a second instance nearly doubles throughput (README "Load and scale-out"). With SQLite and no
+# shared lock store each conversation stays on one instance (web/rasa.py routes by conversation id).
+RUN_RASA_INSTANCES ?= $(or $(RASA_INSTANCES),2)
 run: install train $(WEB_TOKEN_FILE)
+	@case "$(RUN_RASA_INSTANCES)" in 1|2) ;; *) echo "run: RASA_INSTANCES must be 1 or 2 (more: make run-scaled)"; exit 2;; esac
 	@mkdir -p instance
-	RASA_PORT=$(RASA_PORT) ACTION_PORT=$(ACTION_PORT) WEB_PORT=$(WEB_PORT) WEB_HOST=$(WEB_HOST) \
+	urls="http://127.0.0.1:$(RASA_PORT)"; names="rasa"; \
+	if [ "$(RUN_RASA_INSTANCES)" = 2 ]; then urls="$$urls,http://127.0.0.1:$$(( $(RASA_PORT) + 1 ))"; names="rasa rasa1"; fi; \
+	RASA_URL="$${RASA_URL:-$$urls}" RASA_PORT=$(RASA_PORT) ACTION_PORT=$(ACTION_PORT) WEB_PORT=$(WEB_PORT) WEB_HOST=$(WEB_HOST) \
 	  RASA_TOKEN="$${RASA_TOKEN:-$$(cat $(WEB_TOKEN_FILE))}" RASA_TELEMETRY_ENABLED=false \
 	  SQLALCHEMY_SILENCE_UBER_WARNING=1 SANIC_HOST=127.0.0.1 PYTHONPATH=$(CURDIR) \
-	  $(BIN)/honcho start -f Procfile
+	  $(BIN)/honcho start -f Procfile $$names actions web
 
 # Create a clerk account (asks for the password twice; there is no default account).
 clerk-account: install
