@@ -38,13 +38,15 @@ def _takes_values(tracker: Tracker, *slots: str) -> bool:
             and not common.looks_like_question(common.text_of(tracker)))
 
 
-def _free_text(tracker: Tracker, slot: str) -> Optional[str]:
-    """The reply's text when it answers the question asked for ``slot``."""
+def _free_text(tracker: Tracker, slot: str, open_answer: bool = False) -> Optional[str]:
+    """The reply's text when it answers the question asked for ``slot``. ``open_answer``: the question takes any
+    words (a name, an address, a place), which NLU often reads as out_of_scope ("My name is Parker Hanson",
+    "the back field behind barn 96"); such a reply, not a question, is the answer (the read-back shows it)."""
     if tracker.get_slot("requested_slot") != slot:
         return None
     intent = common.intent_of(tracker)
     text = common.text_of(tracker)
-    if not text or intent in common.COMMAND_INTENTS:
+    if not text or (intent in common.COMMAND_INTENTS and not (open_answer and intent == "out_of_scope")):
         return None
     if intent in common.VALUE_INTENTS or not common.looks_like_question(text):
         return text
@@ -338,6 +340,10 @@ FIELD_WORDS = {
 }
 
 
+#: an answer that says outright it is a name
+_SAYS_NAME = re.compile(r"\s*(?:my name is|my name's|name is|name:)\s+([A-Za-z][A-Za-z .'-]{1,60}?)\s*[.!]?\s*$", re.I)
+
+
 def _burning_covered(t) -> bool:
     topic = t.topics.get("burn_notification")
     return bool(topic and topic.covered)
@@ -369,7 +375,12 @@ class ValidateBurnForm(_DigressionMixin, FormValidationAction):
         return domain_slots
 
     async def extract_burner_name(self, dispatcher, tracker, domain):
-        text = _free_text(tracker, "burner_name")
+        text = _free_text(tracker, "burner_name", open_answer=True)
+        said = _SAYS_NAME.match(common.text_of(tracker) or "")
+        if text is None and said and tracker.get_slot("requested_slot") == "burner_name":
+            # "My name is Parker Hanson" answering "your full name?" is the name whatever intent NLU gave it
+            # (that one was read as out_of_scope, and the resident was asked for the name again and again)
+            return {"burner_name": said.group(1).strip(" .")}
         if text is None:
             m = re.search(r"\bmy name is ([A-Za-z][A-Za-z .'-]{1,60})", common.text_of(tracker), re.I)
             return {"burner_name": m.group(1).strip()} if m and _takes_values(tracker) else {}
@@ -377,7 +388,7 @@ class ValidateBurnForm(_DigressionMixin, FormValidationAction):
         return {"burner_name": text}
 
     async def extract_burn_address(self, dispatcher, tracker, domain):
-        text = _free_text(tracker, "burn_address")
+        text = _free_text(tracker, "burn_address", open_answer=True)
         if text is None:
             m = re.search(r"\b(?:my )?address is (.+)$", common.text_of(tracker), re.I)
             return {"burn_address": m.group(1).strip()} if m and _takes_values(tracker) else {}
@@ -416,7 +427,7 @@ class ValidateBurnForm(_DigressionMixin, FormValidationAction):
         return {"burn_time": text} if text else {}
 
     async def extract_burn_location(self, dispatcher, tracker, domain):
-        text = _free_text(tracker, "burn_location")
+        text = _free_text(tracker, "burn_location", open_answer=True)
         return {"burn_location": text} if text else {}
 
     async def extract_burn_confirmed(self, dispatcher, tracker, domain):

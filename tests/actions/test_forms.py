@@ -78,6 +78,32 @@ def burn_reply(text, intent="inform", entities=None, **slots):
     return make_tracker(text, intent, entities, slots=slots, active_loop="burn_form")
 
 
+def test_burn_form_takes_a_stated_name_whatever_the_intent():
+    # the trained model reads "My name is Parker Hanson" as out_of_scope; the form asked for the name forever
+    for intent in ("out_of_scope", "ask_burning_rules", "greet"):
+        _, slots = run(ValidateBurnForm(), burn_reply("My name is Parker Hanson", intent,
+                                                      requested_slot="burner_name"), BURN_DOMAIN)
+        assert slots["burner_name"] == "Parker Hanson", intent
+    # not when the form asked something else, and not a question about names
+    _, slots = run(ValidateBurnForm(), burn_reply("My name is Parker Hanson", "out_of_scope",
+                                                  requested_slot="burn_address"), BURN_DOMAIN)
+    assert slots.get("burner_name") is None
+    _, slots = run(ValidateBurnForm(), burn_reply("what name is on the license?", "ask_burning_rules",
+                                                  requested_slot="burner_name"), BURN_DOMAIN)
+    assert slots.get("burner_name") is None
+
+
+def test_burn_form_open_answers_read_as_out_of_scope_are_the_answer():
+    for slot, text in (("burner_name", "Parker Hanson"), ("burn_address", "N1096 County Road K"),
+                       ("burn_location", "the back field behind barn 96")):
+        _, slots = run(ValidateBurnForm(), burn_reply(text, "out_of_scope", requested_slot=slot), BURN_DOMAIN)
+        assert slots[slot] == text, slot
+    # a question is still a digression, answered, with the form's question asked again
+    _, slots = run(ValidateBurnForm(), burn_reply("can you tell me a joke?", "out_of_scope",
+                                                  requested_slot="burn_location"), BURN_DOMAIN)
+    assert slots.get("burn_location") is None
+
+
 def test_burn_form_validates_each_fact():
     _, slots = run(ValidateBurnForm(), burn_reply("my name is Pat Olson", requested_slot="burner_name"), BURN_DOMAIN)
     assert slots["burner_name"] == "Pat Olson"
