@@ -172,6 +172,11 @@ def make_engine(url: str) -> Engine:
     return create_engine(url, future=True, pool_pre_ping=True)
 
 
+
+def _t(value):
+    """Text as every database takes it: PostgreSQL refuses NUL in text, so it is stored as U+FFFD."""
+    return value.replace("\x00", "\ufffd") if isinstance(value, str) else value
+
 class Store:
     """All reads and writes of the assistant's records. Thread-safe; share one per process."""
 
@@ -224,6 +229,8 @@ class Store:
             burn_date = burn_date.date()
         if isinstance(burn_date, str):
             burn_date = date.fromisoformat(burn_date)
+        name, address, phone, location, approx_time, conversation_id = map(
+            _t, (name, address, phone, location, approx_time, conversation_id))
         for label, value in (("town", town), ("name", name), ("address", address), ("phone", phone)):
             if not str(value or "").strip():
                 raise ValueError(f"burn notification needs {label}")
@@ -279,7 +286,8 @@ class Store:
 
     def record_unanswered(self, *, town: str, text: str, channel: str = "web", conversation_id: str = "",
                           suggestions: Iterable[str] = (), now: datetime | None = None) -> UnansweredQuestion:
-        suggestions = tuple(str(x) for x in (suggestions or ()))
+        suggestions = tuple(_t(str(x)) for x in (suggestions or ()))
+        text, conversation_id = _t(text), _t(conversation_id)
         row = dict(town=town, text=text, channel=channel, conversation_id=conversation_id or "",
                    created_at=now or utcnow(), legal_hold=False)
         with self.engine.begin() as conn:
@@ -334,6 +342,7 @@ class Store:
         """Store an inbound message keyed by MessageSid; a retry returns the stored one and ``False``."""
         if not message_sid:
             raise ValueError("MessageSid is required")
+        message_sid, from_, to, body = map(_t, (message_sid, from_, to, body))
         row = dict(message_sid=message_sid, from_number=from_ or "", to_number=to or "", body=body or "",
                    reply=None, created_at=now or utcnow(), replied_at=None, legal_hold=False)
         try:
@@ -347,15 +356,15 @@ class Store:
     def get_inbound_sms(self, message_sid: str) -> InboundSMS | None:
         t = s.inbound_sms
         with self.engine.connect() as conn:
-            r = conn.execute(select(t).where(t.c.message_sid == message_sid)).first()
+            r = conn.execute(select(t).where(t.c.message_sid == _t(message_sid))).first()
         return _sms(r) if r else None
 
     def set_sms_reply(self, message_sid: str, reply: str, now: datetime | None = None) -> None:
         """Keep the reply we gave, so a retried webhook gets the same answer."""
         t = s.inbound_sms
         with self.engine.begin() as conn:
-            conn.execute(update(t).where(t.c.message_sid == message_sid)
-                         .values(reply=reply, replied_at=now or utcnow()))
+            conn.execute(update(t).where(t.c.message_sid == _t(message_sid))
+                         .values(reply=_t(reply), replied_at=now or utcnow()))
 
     def list_inbound_sms(self, limit: int = 200, unanswered_only: bool = False) -> list[InboundSMS]:
         t = s.inbound_sms
@@ -367,6 +376,7 @@ class Store:
 
     def set_sms_opt_out(self, phone: str, opted_out: bool, now: datetime | None = None) -> None:
         t = s.sms_opt_outs
+        phone = _t(phone)
         when = now or utcnow()
         with self.engine.begin() as conn:
             done = conn.execute(update(t).where(t.c.phone == phone).values(opted_out=opted_out, updated_at=when))
@@ -438,8 +448,8 @@ class Store:
         if speaker not in ("user", "bot"):
             raise ValueError("speaker must be 'user' or 'bot'")
         with self.engine.begin() as conn:
-            conn.execute(insert(s.transcript).values(conversation_id=conversation_id, town=town, channel=channel,
-                                                     speaker=speaker, text=text, created_at=now or utcnow(),
+            conn.execute(insert(s.transcript).values(conversation_id=_t(conversation_id), town=town, channel=channel,
+                                                     speaker=speaker, text=_t(text), created_at=now or utcnow(),
                                                      legal_hold=False))
 
     def transcript(self, conversation_id: str) -> list[TranscriptMessage]:

@@ -65,6 +65,10 @@ def create_app(test_config: dict | None = None) -> Flask:
     )
     if test_config:
         app.config.update(test_config)
+    proxies = int(app.config.get("TRUSTED_PROXIES") or os.environ.get("TRUSTED_PROXIES", "0") or 0)
+    if proxies > 0:  # behind a reverse proxy: the resident's address (rate limits) from X-Forwarded-For
+        from werkzeug.middleware.proxy_fix import ProxyFix
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies)
     if not app.config["TWILIO_AUTH_TOKEN"]:
         log.warning("TWILIO_AUTH_TOKEN is not set: every SMS webhook request will be refused (403)")
 

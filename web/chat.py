@@ -4,6 +4,7 @@ talks to, and public pages for each code section (where citations link)."""
 from __future__ import annotations
 
 import logging
+import re
 
 from flask import Blueprint, abort, current_app, jsonify, render_template, request, url_for
 
@@ -18,6 +19,8 @@ bp = Blueprint("chat", __name__)
 api = Blueprint("chat_api", __name__, url_prefix="/chat/api")
 
 MAX_TEXT = 500
+#: the ids new_conversation() issues are URL-safe tokens
+CONVERSATION_ID = re.compile(r"[A-Za-z0-9_-]{1,80}")
 
 #: Suggested first questions: sent as the resident's own words (never as an intent).
 STARTERS = [
@@ -128,7 +131,7 @@ def message():
     cid = data.get("conversation_id")
     store = get_store()
     try:
-        known = isinstance(cid, str) and len(cid) <= 80 and store.conversation_exists(cid)
+        known = isinstance(cid, str) and CONVERSATION_ID.fullmatch(cid) and store.conversation_exists(cid)
     except Exception as exc:  # noqa: BLE001
         return _store_failed("could not look up a web chat conversation", exc)
     if not known:

@@ -93,8 +93,9 @@ def inbound():
     form = request.form
     sid, from_, to, body = (form.get("MessageSid", ""), form.get("From", ""), form.get("To", ""),
                             form.get("Body", ""))
-    if not sid or not from_ or len(sid) > 64:
-        abort(400, "MessageSid and From are required.")
+    if (not sid or not from_ or len(sid) > 64 or len(from_) > 40 or len(to) > 40
+            or "\x00" in sid + from_ + to):
+        abort(400, "MessageSid and From are required; From and To are phone numbers.")
     store = get_store()
     try:
         record, created = store.save_inbound_sms(sid, from_, to, body)  # stored before anything else
@@ -185,7 +186,7 @@ def answer(from_: str, body: str) -> str | None:
         # no page of ours left: the rest (if any) is the action server's (its "more" keeps them in a slot)
 
     offered = store.offered(cid)
-    if word.isdigit() and 1 <= int(word) <= len(offered):
+    if word.isascii() and word.isdigit() and len(word) <= 2 and 1 <= int(word) <= len(offered):
         payload = offered[int(word) - 1]["payload"]
         message = payload if PAYLOAD.match(payload) else clean_user_text(payload)
     else:

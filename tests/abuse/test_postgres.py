@@ -13,7 +13,7 @@ from .conftest import NOW, PUBLIC, TOKEN, assert_no_leak, sign
 
 pytestmark = pytest.mark.skipif(not have_postgres(), reason="PostgreSQL is not installed (make system-deps)")
 
-NUL_BUG = ("bug: PostgreSQL refuses NUL (0x00) in text ('A string literal cannot contain NUL'), and nothing "
+NUL_BUG = ("(fixed) PostgreSQL refuses NUL (0x00) in text ('A string literal cannot contain NUL'), and nothing "
            "between the request and records/store.py removes it: a 500, or (since the store-failure fallbacks) "
            "'not answering right now' and a database failure on the clerk's status page")
 
@@ -61,27 +61,20 @@ def answered(resp) -> bool:
     return resp.status_code == 200 and not any("right now" in t for t in texts)
 
 
-@pytest.mark.xfail(strict=True, reason=NUL_BUG + " (web/chat.py message(): the transcript line)")
 def test_chat_text_with_nul_on_postgres(pg_app):
     assert answered(chat(pg_app, text="brush\x00 tonight"))
 
 
-@pytest.mark.xfail(strict=True, reason=NUL_BUG + " (web/chat.py message(): conversation_exists() with the id)")
 def test_chat_conversation_id_with_nul_on_postgres(pg_app):
     assert chat(pg_app, conversation_id="CID\x00", text="hi").status_code == 400
 
 
-@pytest.mark.xfail(strict=True, reason=NUL_BUG + " (web/sms.py inbound(): save_inbound_sms; Twilio retries, the "
-                                                 "message is never stored)")
 def test_sms_body_with_nul_on_postgres(pg_app):
     r = sms(pg_app, Body="burn\x00 tonight", MessageSid="SMpg-nul")
     assert answered(r)
     assert pg_app.extensions["records"].get_inbound_sms("SMpg-nul") is not None
 
 
-@pytest.mark.xfail(strict=True, reason="bug: web/sms.py inbound() checks only MessageSid's length; a From or To "
-                                       "longer than inbound_sms.from_number/to_number (40) fails to store on PostgreSQL (a 500, or "
-                                       "now the spool and 'can't answer right now')")
 def test_sms_long_sender_on_postgres(pg_app):
     r = sms(pg_app, From="whatsapp:" + "9" * 40, MessageSid="SMpg-long")
     assert r.status_code == 400 or (answered(r) and pg_app.extensions["records"].get_inbound_sms("SMpg-long"))

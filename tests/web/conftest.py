@@ -38,8 +38,10 @@ def store(tmp_path):
 
 
 @pytest.fixture
-def make_app(store, fake_rasa, monkeypatch):
+def make_app(store, fake_rasa, monkeypatch, tmp_path):
     monkeypatch.setenv("ASSISTANT_NOW", "2026-11-30T15:00:00+00:00")
+    monkeypatch.setenv("FAILURE_LOG", str(tmp_path / "failures.jsonl"))  # never the real instance/ files
+    monkeypatch.setenv("SPOOL_DIR", str(tmp_path / "spool"))
 
     def make(**overrides):
         cfg = {"TESTING": True, "SECRET_KEY": "test-secret", "STORE": store, "TOWN": "dunkirk",

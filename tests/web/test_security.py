@@ -44,3 +44,19 @@ def test_unhandled_error_shows_no_trace(make_app):
 
 def test_healthz(client):
     assert client.get("/healthz").get_json() == {"ok": True}
+
+
+def test_behind_a_trusted_proxy_limits_are_per_resident_address(make_app, store):
+    """TRUSTED_PROXIES=1: the address comes from X-Forwarded-For, so one throttled address does not lock out
+    another; without it the header is ignored (a client cannot pick its own address)."""
+    store.create_clerk("ann", "a long clerk password")
+    proxied = make_app(WTF_CSRF_ENABLED=False, TRUSTED_PROXIES=1).test_client()
+
+    def attempts(client, address, n):
+        return [client.post("/clerk/login", data={"username": "ann", "password": "wrong"},
+                            headers={"X-Forwarded-For": address}).status_code for _ in range(n)]
+    assert attempts(proxied, "203.0.113.7", 6)[-1] == 429
+    assert attempts(proxied, "198.51.100.9", 1) == [401]
+    direct = make_app(WTF_CSRF_ENABLED=False).test_client()
+    assert attempts(direct, "203.0.113.7", 6)[-1] == 429
+    assert attempts(direct, "198.51.100.9", 1) == [429]
