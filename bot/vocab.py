@@ -31,7 +31,8 @@ NEUTERED = {
                    "not spayed/neutered", "never fixed", "never spayed", "never neutered", "not been fixed",
                    "n't been fixed", "not been spayed", "n't been spayed", "not been neutered",
                    "n't been neutered", "not yet fixed", "not yet spayed", "not yet neutered", "un-neutered",
-                   "unfixed", "un fixed", "non neutered", "non-neutered", "nt fixed"],
+                   "unfixed", "un fixed", "non neutered", "non-neutered", "nt fixed", "isn't fixed", "isnt fixed", "isn't spayed",
+                   "isnt spayed", "isn't neutered", "isnt neutered"],
 }
 SERVICE_DOG = {
     "service dog": ["service dog", "service dogs", "service animal", "service animals", "guide dog",
@@ -55,7 +56,8 @@ VACCINATED = {
                      "not up to date on shots", "not up to date on rabies", "behind on shots",
                      "overdue on shots", "not vacinated", "not vaccinted", "n't had any shots",
                      "never had shots", "never been vaccinated", "no vaccines", "no vaccinations",
-                     "n't up to date", "nt vaccinated"],
+                     "n't up to date", "nt vaccinated", "isn't vaccinated", "isnt vaccinated", "hasn't had shots",
+                     "has no shots"],
 }
 INCIDENT = {
     "bite": ["bit", "bite", "bites", "bitten", "biting", "bitt", "nipped", "nip"],
@@ -86,7 +88,8 @@ NUMBER_WORDS = ["one", "two", "three", "four", "five", "six", "seven", "eight", 
 COUNT_GAP = {"more", "other", "small", "big", "large", "little", "old", "young", "new", "female", "male",
              "adult", "rescue", "senior", "extra", "additional", "of", "my", "our", "spayed", "neutered",
              "fixed", "unneutered", "intact", "unspayed", "altered", "indoor", "outdoor", "german", "lab",
-             "grown", "baby", "pet", "house", "farm", "barn", "unfixed", "vaccinated"}
+             "grown", "baby", "pet", "house", "farm", "barn", "unfixed", "vaccinated", "hunting", "sled", "show",
+             "working", "herding", "breeding", "family", "rescued", "foster"}
 WEAK_COUNTS = {"a", "an", "too", "to", "for", "tree", "both", "single", "another", "couple"}
 # "dog license", "dog run", "dog house": the animal word names a thing, not an animal the resident has
 COMPOUND_HEADS = {"license", "licence", "licenses", "licences", "licensing", "licence's", "tag", "tags", "run", "runs",
