@@ -31,8 +31,7 @@ NEUTERED = {
                    "not spayed/neutered", "never fixed", "never spayed", "never neutered", "not been fixed",
                    "n't been fixed", "not been spayed", "n't been spayed", "not been neutered",
                    "n't been neutered", "not yet fixed", "not yet spayed", "not yet neutered", "un-neutered",
-                   "unfixed", "un fixed", "non neutered", "non-neutered", "nt fixed", "isn't fixed", "isnt fixed", "isn't spayed",
-                   "isnt spayed", "isn't neutered", "isnt neutered"],
+                   "unfixed", "un fixed", "non neutered", "non-neutered", "nt fixed"],
 }
 SERVICE_DOG = {
     "service dog": ["service dog", "service dogs", "service animal", "service animals", "guide dog",
@@ -56,8 +55,7 @@ VACCINATED = {
                      "not up to date on shots", "not up to date on rabies", "behind on shots",
                      "overdue on shots", "not vacinated", "not vaccinted", "n't had any shots",
                      "never had shots", "never been vaccinated", "no vaccines", "no vaccinations",
-                     "n't up to date", "nt vaccinated", "isn't vaccinated", "isnt vaccinated", "hasn't had shots",
-                     "has no shots"],
+                     "n't up to date", "nt vaccinated"],
 }
 INCIDENT = {
     "bite": ["bit", "bite", "bites", "bitten", "biting", "bitt", "nipped", "nip"],
