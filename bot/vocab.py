@@ -86,7 +86,8 @@ NUMBER_WORDS = ["one", "two", "three", "four", "five", "six", "seven", "eight", 
 COUNT_GAP = {"more", "other", "small", "big", "large", "little", "old", "young", "new", "female", "male",
              "adult", "rescue", "senior", "extra", "additional", "of", "my", "our", "spayed", "neutered",
              "fixed", "unneutered", "intact", "unspayed", "altered", "indoor", "outdoor", "german", "lab",
-             "grown", "baby", "pet", "house", "farm", "barn", "unfixed", "vaccinated"}
+             "grown", "baby", "pet", "house", "farm", "barn", "unfixed", "vaccinated", "hunting", "sled", "show",
+             "working", "herding", "breeding", "family", "rescued", "foster"}
 WEAK_COUNTS = {"a", "an", "too", "to", "for", "tree", "both", "single", "another", "couple"}
 # "dog license", "dog run", "dog house": the animal word names a thing, not an animal the resident has
 COMPOUND_HEADS = {"license", "licence", "licenses", "licences", "licensing", "licence's", "tag", "tags", "run", "runs",
