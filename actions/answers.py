@@ -86,7 +86,10 @@ def answer_for(intent: str, tracker: Tracker, t, now) -> Answer:
     if intent == "ask_prohibited_materials" and common.entity(tracker, "material"):
         return handlers.burning(t, at=now, order=common.burning_order(t),
                                 material=common.entity(tracker, "material"))
-    return handlers.topic(t, key, on=today, animal=animal_kind(common.entity(tracker, "animal")))
+    animal = animal_kind(common.entity(tracker, "animal"))
+    if key == "permits" and animal == "cat" and "for_cat" in t.topics["license_required"].rules:
+        key = "license_required"  # "do cats need a license/permit?": the license topic's answer for cats
+    return handlers.topic(t, key, on=today, animal=animal)
 
 
 def animal_kind(value: str | None) -> str | None:

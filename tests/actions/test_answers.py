@@ -153,3 +153,10 @@ def test_do_cats_need_a_license_is_answered_for_cats(dispatcher):
     text = "do cats need a license"
     run(ActionAnswer(), dispatcher, make_tracker(text, "ask_license_required", [ent(text, "cats", "animal")]))
     assert texts(dispatcher)[0].startswith("No: the Town's code requires licenses for dogs only")
+
+
+def test_a_cat_license_question_read_as_permits_gets_the_cat_answer(dispatcher, mequon):
+    text = "does my cat need a permit or license"
+    run(ActionAnswer(), dispatcher, make_tracker(text, "ask_permits", [ent(text, "cat", "animal")]))
+    out = texts(dispatcher)[0]
+    assert "Table 58-517(b)" in out and "Dunkirk" not in out
