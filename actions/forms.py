@@ -38,6 +38,12 @@ def _takes_values(tracker: Tracker, *slots: str) -> bool:
             and not common.looks_like_question(common.text_of(tracker)))
 
 
+#: the request that starts the burn form, resent mid-form (after a slow reply, or by a resident unsure the
+#: first text arrived): found by the no-loss run, which once stored it as a resident's name
+_ASKS_TO_NOTIFY = re.compile(r"\b(notif\w*|report\w*|tell\w*|let\b.*\bknow|inform\w*)\b.*\b(fire|burn\w*)\b|"
+                             r"\b(burn\w*|fire)\b.*\b(notif\w*|report\w*)\b", re.I)
+
+
 def _free_text(tracker: Tracker, slot: str, open_answer: bool = False) -> Optional[str]:
     """The reply's text when it answers the question asked for ``slot``. ``open_answer``: the question takes any
     words (a name, an address, a place), which NLU often reads as out_of_scope ("My name is Parker Hanson",
@@ -48,6 +54,8 @@ def _free_text(tracker: Tracker, slot: str, open_answer: bool = False) -> Option
     text = common.text_of(tracker)
     if not text or (intent in common.COMMAND_INTENTS and not (open_answer and intent == "out_of_scope")):
         return None
+    if open_answer and intent == "notify_burn" and _ASKS_TO_NOTIFY.search(text):
+        return None  # "I want to notify the fire department of a burn" sent again: not a name, address or place
     if intent in common.VALUE_INTENTS or not common.looks_like_question(text):
         return text
     return None

@@ -136,3 +136,8 @@ json_values = st.recursive(
 
 def dumps(obj) -> str:
     return json.dumps(obj)
+
+
+def as_stored(text: str) -> str:
+    """What the records store keeps of a text: NUL becomes U+FFFD (PostgreSQL refuses NUL; records/store.py)."""
+    return text.replace("\x00", "\ufffd")

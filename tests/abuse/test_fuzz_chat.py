@@ -85,7 +85,7 @@ class ChatFuzz:
         assert [r["speaker"] for r in new] == ["user"] + ["bot"] * len(bot_texts), where
         assert [r["text"] for r in new[1:]] == bot_texts, where
         if shown is not None:
-            assert new[0]["text"] == shown, where
+            assert new[0]["text"] == hostile.as_stored(shown), where
         assert unchanged_except(before, after, "transcript_messages", "tmax") == [], where
         for m in self.fr.messages[n_rasa:]:  # a "/" message reaches Rasa only as a payload the bot offered
             assert not m.startswith("/") or m in [b["payload"] for b in self.offered_before], where

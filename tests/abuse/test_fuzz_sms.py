@@ -36,6 +36,14 @@ def unavailable(text: str | None) -> bool:
     return bool(text) and "can't answer right now" in text
 
 
+
+def webhook_takes(form: dict) -> bool:
+    """What web/sms.py inbound() accepts: a MessageSid of at most 64 characters, a From, From and To of at most
+    40 characters (a phone number, or a channel address such as whatsapp:+1...), and no NUL in any of them."""
+    sid, from_, to = form.get("MessageSid", ""), form.get("From", ""), form.get("To", "")
+    return (bool(sid) and bool(from_) and len(sid) <= 64 and len(from_) <= 40 and len(to) <= 40
+            and "\x00" not in sid + from_ + to)
+
 class SmsFuzz:
     def __init__(self, app, fake_rasa, prefix: str = "SMfz"):
         self.prefix = prefix
@@ -107,7 +115,7 @@ class SmsFuzz:
         assert after["inbound_sms"] == before["inbound_sms"] + 1, where
         [row] = self.rec.rows(S.inbound_sms, message_sid=sid)
         assert (row["from_number"], row["to_number"], row["body"]) == (from_, form.get("To", ""),
-                                                                        form.get("Body", "")), where
+                                                                        hostile.as_stored(form.get("Body", ""))), where
         assert xml_text(row["reply"] or None) == text, where
         cid = self.sender(from_)
         new = self.rec.transcript_after(before["tmax"])
@@ -132,7 +140,7 @@ class SmsFuzz:
         if expect == "auto":
             if len(raw) > MAX_BODY:
                 expect = "refused"
-            elif not form.get("MessageSid") or not form.get("From") or len(form["MessageSid"]) > 64:
+            elif not webhook_takes(form):
                 expect = "refused"
             elif form["MessageSid"] in self.accepted:
                 expect = "replay"
@@ -236,7 +244,7 @@ def one_seeded(f: SmsFuzz, h: Hostile) -> None:
             raw = raw.replace(b"Body=", b"Body=\xff\xfe\x80")
         ct = "application/x-www-form-urlencoded"
         form = parsed_form(raw, ct)
-        ok = bool(form.get("MessageSid")) and bool(form.get("From")) and len(form.get("MessageSid", "")) <= 64
+        ok = webhook_takes(form)
         expect = ("replay" if form.get("MessageSid") in f.accepted else "ok") if ok else "refused"
         f.post(raw, signature=sign("/sms", form), expect=expect, content_type=ct, form=form)
     elif k < 0.91:  # other content types

@@ -292,14 +292,10 @@ def payload_values(payload: str) -> set[str]:
 
 def check_tracker(t: dict, payload: str) -> None:
     """The text reached Rasa as words: NLU classified it (a payload gets one intent at confidence 1 and no
-    ranking), no entity or slot holds a value from its JSON, one carrying JSON did not start the burn form, no
-    restart. (A form
-    NLU starts from the words, e.g. 'ask_license_cost' read as a license question, is what typing those words
-    does; it must not be filled from the JSON.)"""
-    loop = (t.get("active_loop") or {}).get("name")
+    ranking), no entity or slot holds a value from its JSON, no restart. (A form NLU starts from the words,
+    e.g. 'notify_burn{...}' read as the words "notify burn", is what typing those words does; it must not be
+    filled from the JSON.)"""
     values = payload_values(payload)
-    if values:  # '/notify_burn{"burn_phone": ...}' does not start the burn form ('/notify_burn{' alone reads
-        assert loop != "burn_form", f"{payload!r} started the burn form"  # as the words "notify burn")
     slots = t.get("slots") or {}
     assert all(slots.get(s) in (None, False) for s in FORM_SLOTS), (payload, {s: slots.get(s) for s in FORM_SLOTS})
     taken = {k: v for k, v in slots.items() if v not in (None, False, [], "") and str(v) in values}

@@ -246,3 +246,16 @@ def test_a_time_that_is_not_a_time_is_asked_again_in_words_about_time():
     d, slots = run(ValidateBurnForm(), tr, BURN_DOMAIN)
     assert slots.get("burn_time") is None
     assert any("what time you mean" in t for t in texts(d)), texts(d)
+
+
+def test_the_opening_request_sent_again_is_not_taken_as_the_name():
+    tr = burn_reply("I want to notify the fire department of a burn", "notify_burn", requested_slot="burner_name")
+    _, slots = run(ValidateBurnForm(), tr, BURN_DOMAIN)
+    assert not slots.get("burner_name")
+    tr = burn_reply("I want to notify the fire department of a burn", "notify_burn",
+                    **{k: v for k, v in FILLED.items() if k != "burn_location"}, requested_slot="burn_location")
+    _, slots = run(ValidateBurnForm(), tr, BURN_DOMAIN)
+    assert not slots.get("burn_location")
+    tr = burn_reply("Pat Olson", "inform", requested_slot="burner_name")
+    _, slots = run(ValidateBurnForm(), tr, BURN_DOMAIN)
+    assert slots["burner_name"] == "Pat Olson"
