@@ -5,13 +5,8 @@ over SMS (signed like Twilio) through to the stored record and the clerk's list.
 from __future__ import annotations
 
 import json
-import os
 import re
-import socket
-import subprocess
-import sys
 import time
-import urllib.error
 import urllib.parse
 import urllib.request
 from http.cookiejar import CookieJar
@@ -21,10 +16,9 @@ import pytest
 from twilio.request_validator import RequestValidator
 
 from records import Store
+from tests.support.stack import Stack
 
-REPO = Path(__file__).resolve().parents[2]
-BIN = REPO / ".venv" / "bin"
-MODELS = sorted((REPO / "models").glob("*.tar.gz"))
+MODELS = sorted((Path(__file__).resolve().parents[2] / "models").glob("*.tar.gz"))
 TOKEN = "e2e-twilio-token"
 PUBLIC = "https://assistant.example.gov"
 NOW = "2026-12-01T15:00:00+00:00"  # 9:00 a.m. CST, a Tuesday
@@ -36,76 +30,11 @@ pytestmark = [
 ]
 
 
-def free_port() -> int:
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
-
-
-def wait_http(url: str, proc: subprocess.Popen, timeout: float, check=lambda body: True) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise RuntimeError(f"{proc.args[:3]} exited with {proc.returncode}")
-        try:
-            with urllib.request.urlopen(url, timeout=3) as r:
-                if r.status == 200 and check(r.read()):
-                    return
-        except (urllib.error.URLError, OSError):
-            pass
-        time.sleep(1)
-    raise RuntimeError(f"{url} not ready after {timeout} s")
-
-
 @pytest.fixture(scope="module")
 def stack(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("e2e")
-    ports = {"RASA_PORT": free_port(), "ACTION_PORT": free_port(), "WEB_PORT": free_port()}
-    rasa_token = "e2e-rasa-token"
-    env = {**os.environ, **{k: str(v) for k, v in ports.items()},
-           "DATABASE_URL": f"sqlite:///{tmp / 'e2e.db'}", "TOWN": "dunkirk", "ASSISTANT_NOW": NOW,
-           "PYTHONPATH": str(REPO), "RASA_TELEMETRY_ENABLED": "false", "SQLALCHEMY_SILENCE_UBER_WARNING": "1",
-           "SANIC_HOST": "127.0.0.1", "TWILIO_AUTH_TOKEN": TOKEN, "PUBLIC_URL": PUBLIC, "COOKIE_SECURE": "0",
-           "SECRET_KEY": "e2e-secret", "RASA_TOKEN": rasa_token, "WEB_HOST": "127.0.0.1", "RASA_TIMEOUT": "12"}
-    if (REPO / "actions" / "serve.py").exists():
-        actions_cmd = [str(BIN / "python"), "-m", "actions.serve"]
-    else:  # what mk/bot.mk runs
-        actions_cmd = [str(BIN / "rasa"), "run", "actions", "--actions", "actions", "--port", str(ports["ACTION_PORT"])]
-    cmds = {
-        "actions": actions_cmd,
-        "rasa": [str(BIN / "rasa"), "run", "--model", "models", "--endpoints", "bot/endpoints.yml",
-                 "--credentials", "bot/credentials.yml", "--interface", "127.0.0.1", "--port", str(ports["RASA_PORT"]),
-                 "--enable-api", "--auth-token", rasa_token],
-        "web": [str(BIN / "python"), "-m", "web.serve"],
-    }
-    procs, logs = {}, {}
-    try:
-        for name, cmd in cmds.items():
-            logs[name] = open(tmp / f"{name}.log", "wb")
-            procs[name] = subprocess.Popen(cmd, cwd=REPO, env=env, stdout=logs[name], stderr=subprocess.STDOUT)
-        rasa = f"http://127.0.0.1:{ports['RASA_PORT']}"
-        wait_http(f"http://127.0.0.1:{ports['ACTION_PORT']}/health", procs["actions"], 120)
-        wait_http(f"{rasa}/status?token={rasa_token}", procs["rasa"], 300,
-                  lambda body: bool(json.loads(body).get("model_file")))
-        wait_http(f"http://127.0.0.1:{ports['WEB_PORT']}/healthz", procs["web"], 60)
-        yield {"web": f"http://127.0.0.1:{ports['WEB_PORT']}", "store": Store(env["DATABASE_URL"]), "tmp": tmp}
-    except RuntimeError as exc:
-        for name in logs:
-            logs[name].flush()
-            sys.stderr.write(f"--- {name} log ---\n" + (tmp / f"{name}.log").read_text(errors="replace")[-4000:])
-        raise exc
-    finally:
-        for p in procs.values():
-            p.terminate()
-        for p in procs.values():
-            try:
-                p.wait(20)
-            except subprocess.TimeoutExpired:
-                p.kill()
-        for f in logs.values():
-            f.close()
+    with Stack(tmp, now=NOW, env={"TWILIO_AUTH_TOKEN": TOKEN, "PUBLIC_URL": PUBLIC, "RASA_TIMEOUT": "12"}) as s:
+        yield {"web": s.web, "store": Store(s.database_url), "tmp": tmp}
 
 
 def post_json(url, body):
