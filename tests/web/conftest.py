@@ -1,4 +1,3 @@
-import socket
 import sys
 from pathlib import Path
 
@@ -10,18 +9,11 @@ sys.path.insert(0, str(Path(__file__).parent))
 from fake_rasa import FakeRasa  # noqa: E402
 
 from records import Store  # noqa: E402
+from tests.support.services import free_port as dead_port  # noqa: E402,F401  (a port nothing listens on)
 from web import create_app  # noqa: E402
 
 TOKEN = "test-auth-token-0123456789abcdef"
 PUBLIC = "https://assistant.example.gov"
-
-
-def dead_port() -> int:
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
 
 
 @pytest.fixture(scope="session")
