@@ -1,6 +1,6 @@
 # The Rasa layer (bot/, data/, actions/). Every rasa command gets the bot/ paths.
 # Included by the top Makefile (which defines BIN, VENV, STAMP and `install`).
-.PHONY: train shell validate test-bot evaluate bench bot-run actions-run spacy-model
+.PHONY: train shell validate test-bot evaluate evaluate-dev bench bot-run actions-run spacy-model
 
 RASA_PORT ?= 5005
 ACTION_PORT ?= 5055
@@ -55,6 +55,15 @@ TEST_TARGETS += test-bot
 evaluate: $(BOT_MODEL)
 	$(RASA) test nlu --model $(BOT_MODEL) --nlu tests/bot/nlu_heldout.yml --out results/heldout
 	PYTHONPATH=$(CURDIR) $(BIN)/python -m bot.evaluate results/heldout
+
+# The development sets (tests/bot/nlu_dev*.yml: written apart from the training data, used to choose changes;
+# the held-out file is not). Intent accuracy of each, the fallback counted as an error, as in `make evaluate`.
+DEV_SETS := $(wildcard tests/bot/nlu_dev*.yml)
+evaluate-dev: $(BOT_MODEL)
+	@for f in $(DEV_SETS); do n=$$(basename $$f .yml); \
+	  $(RASA) test nlu --model $(BOT_MODEL) --nlu $$f --out results/$$n > results/$$n.log 2>&1 || exit 1; \
+	  printf '%s (%s examples) ' $$n $$(grep -c '^    - ' $$f); \
+	  PYTHONPATH=$(CURDIR) $(BIN)/python -m bot.evaluate --intent-only results/$$n | head -1; done
 
 # Not a timed test: training time, REST latency, throughput, memory; the same for a plain `rasa init` bot.
 bench: | install
