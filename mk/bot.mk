@@ -61,7 +61,7 @@ evaluate: $(BOT_MODEL)
 # it undoes the FallbackClassifier's nlu_fallback before comparing).
 DEV_SETS := $(wildcard tests/bot/nlu_dev*.yml)
 evaluate-dev: $(BOT_MODEL)
-	@for f in $(DEV_SETS); do n=$$(basename $$f .yml); \
+	@mkdir -p results; for f in $(DEV_SETS); do n=$$(basename $$f .yml); \
 	  $(RASA) test nlu --model $(BOT_MODEL) --nlu $$f --out results/$$n > results/$$n.log 2>&1 || exit 1; \
 	  printf '%s (%s examples): ' $$n $$(grep -c '^    - ' $$f); \
 	  PYTHONPATH=$(CURDIR) $(BIN)/python -m bot.evaluate --intent-only results/$$n; done
