@@ -240,6 +240,20 @@ class Town:
 PLACEHOLDER = re.compile(r"\{([a-z0-9_.]+)\}")
 
 
+@dataclass(frozen=True)
+class Step:
+    """One step of how an answer was reached, with the citations that back that step."""
+
+    text: str
+    citations: tuple[Citation, ...] = ()
+
+    def __str__(self) -> str:
+        return self.text
+
+    def endswith(self, suffix) -> bool:
+        return self.text.endswith(suffix)
+
+
 @dataclass
 class Answer:
     """What every handler returns: the result first, then how it was reached and where it comes from."""
@@ -247,7 +261,7 @@ class Answer:
     topic: str
     result: str
     value: Any = None
-    steps: list[str] = field(default_factory=list)
+    steps: list[Step | str] = field(default_factory=list)
     citations: list[Citation] = field(default_factory=list)
     caveats: list[str] = field(default_factory=list)
     town: str = ""
@@ -256,6 +270,14 @@ class Answer:
     def cite(self, citation: Citation) -> None:
         if all(c.ref != citation.ref or c.quote != citation.quote for c in self.citations):
             self.citations.append(citation)
+
+    def step(self, text: str, *citations: Citation) -> Step:
+        """Add a step backed by ``citations`` (each also joins the answer's sources)."""
+        step = Step(text, tuple(citations))
+        self.steps.append(step)
+        for citation in citations:
+            self.cite(citation)
+        return step
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ MORE = " Reply MORE for the rest."
 def text(answer: Answer) -> str:
     parts = [answer.result]
     if answer.steps:
-        parts.append("How: " + " ".join(s if s.endswith((".", ":")) else s + "." for s in answer.steps))
+        parts.append("How: " + " ".join(str(s) if s.endswith((".", ":")) else f"{s}." for s in answer.steps))
     if answer.citations:
         parts.append("Source: " + "; ".join(dict.fromkeys(c.label for c in answer.citations)) + ".")
     if answer.caveats:
