@@ -16,10 +16,10 @@ RATELIMIT_STORAGE_URI ?= redis://$(LOCK_STORE_HOST):$(LOCK_STORE_PORT)/0
 # then one compact table of both. LOAD_DURATION seconds per level.
 bench-load: $(BOT_MODEL) | install
 	@mkdir -p $(LOAD_RESULTS)
-	PYTHONPATH=$(CURDIR) $(BIN)/python bench/load.py --duration $(LOAD_DURATION) --rasa-instances $(RASA_INSTANCES) \
+	PYTHONPATH=$(CURDIR) $(BIN)/python -m bench.load --duration $(LOAD_DURATION) --rasa-instances $(RASA_INSTANCES) \
 	  --json $(LOAD_RESULTS)/levels.json
-	PYTHONPATH=$(CURDIR) $(BIN)/python bench/load.py --scale --duration $(LOAD_DURATION) --json $(LOAD_RESULTS)/scale.json
-	@PYTHONPATH=$(CURDIR) $(BIN)/python bench/load.py --summary $(LOAD_RESULTS)/levels.json $(LOAD_RESULTS)/scale.json
+	PYTHONPATH=$(CURDIR) $(BIN)/python -m bench.load --scale --duration $(LOAD_DURATION) --json $(LOAD_RESULTS)/scale.json
+	@PYTHONPATH=$(CURDIR) $(BIN)/python -m bench.load --summary $(LOAD_RESULTS)/levels.json $(LOAD_RESULTS)/scale.json
 
 # The scaled configuration for real: RASA_INSTANCES Rasa instances (default 2, at most 4) sharing the PostgreSQL
 # tracker store (DATABASE_URL, required) with Rasa's Redis lock store, the web front's rate limits in Redis.

@@ -1,7 +1,7 @@
 """The Flask front: the only process that faces the internet.
 
     create_app()  ->  blueprints: chat (residents' page, widget, public code pages), sms (Twilio webhook),
-                      clerk (login-only quick reference)
+                      clerk (login-only quick reference; web/clerk/)
 
 Configuration comes from the environment (see README): TOWN, DATABASE_URL, SECRET_KEY, RASA_PORT, RASA_URL,
 TWILIO_AUTH_TOKEN, PUBLIC_URL, ASSISTANT_NOW, RECORDS_RETENTION_DAYS, EMBED_ORIGINS, COOKIE_SECURE, CHAT_RATE_LIMIT,
@@ -89,9 +89,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     limiter.exempt(sms.bp)  # Twilio must never see a 429
     # per address: generous for a person, a brake for a script (CHAT_RATE_LIMIT overrides it, e.g. for load runs)
     limiter.limit(security.chat_limit(app.config["CHAT_RATE_LIMIT"]))(chat.api)
-    # one limiter per app; the wrapped view replaces the registered one
-    app.view_functions["clerk.login"] = limiter.limit(security.LOGIN_LIMIT, methods=["POST"])(clerk.login)
-    clerk.init_app(app)
+    clerk.init_app(app, limiter)  # the login throttle, the CLI commands
 
     @app.context_processor
     def town_context():

@@ -1,0 +1,31 @@
+"""The clerk's desk (login required): the quick reference to the code, calculators, burn notifications, the
+no-burning order, unanswered questions and stored SMS, the fee schedule, system status, and the CLI commands.
+
+    bp (/clerk)     auth: login, logout, the signed-in clerk; home: the front page
+      code          browse and search the code, one section with its parameters
+      calc          dog license cost, quarantine dates, is burning allowed
+      burns         burn notifications, and as CSV
+      order         set or clear the no-burning order
+      inbox         unanswered questions, stored SMS
+      fees          the fee schedule
+      system        system status, the records policy
+    commands        flask create-clerk, flask purge
+"""
+
+from __future__ import annotations
+
+from flask import Blueprint, Flask
+from flask_limiter import Limiter
+
+bp = Blueprint("clerk", __name__, url_prefix="/clerk")
+
+from . import auth, burns, calc, code, commands, fees, home, inbox, order, system  # noqa: E402 - they use bp
+
+for _feature in (code, calc, burns, order, inbox, fees, system):
+    bp.register_blueprint(_feature.bp)
+
+
+def init_app(app: Flask, limiter: Limiter) -> None:
+    """After the factory registered ``bp``: throttle the login form, add the CLI commands."""
+    auth.throttle_login(app, limiter)
+    commands.init_app(app)

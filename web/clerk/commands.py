@@ -1,0 +1,30 @@
+"""The clerk's Flask CLI commands: ``flask create-clerk USERNAME`` and ``flask purge [--days N]``."""
+
+from __future__ import annotations
+
+import click
+from flask import Flask
+
+from .. import get_store
+
+
+def init_app(app: Flask) -> None:
+    @app.cli.command("create-clerk")
+    @click.argument("username")
+    @click.password_option("--password", prompt="Password (12+ characters)")
+    def create_clerk(username: str, password: str):
+        """Create a clerk account (there is no default account or password)."""
+        try:
+            get_store().create_clerk(username, password)
+        except ValueError as exc:
+            raise click.ClickException(str(exc)) from None
+        click.echo(f"Clerk {username} created.")
+
+    @app.cli.command("purge")
+    @click.option("--days", type=int, default=None, help="retention in days (default RECORDS_RETENTION_DAYS)")
+    def purge(days: int | None):
+        """Delete records older than the retention period, except those under legal hold."""
+        result = get_store().purge(days if days is not None else app.config["RETENTION_DAYS"])
+        click.echo(f"Records created before {result.cutoff.isoformat()}:")
+        for name, n in result.deleted.items():
+            click.echo(f"  {name}: {n} deleted, {result.held[name]} kept under legal hold")
