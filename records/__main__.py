@@ -1,6 +1,6 @@
 """Records commands:
 
-    python -m records purge [--days N] [--dry-run]   delete records past retention (legal holds kept)
+    python -m records purge [--days N]               delete records past retention (legal holds kept)
     python -m records hold TABLE ID [--release]       put a record under legal hold (or release it)
     python -m records create-clerk USERNAME           create a clerk account (password asked twice)
     python -m records migrate                         bring the database to the newest schema

@@ -10,6 +10,7 @@ import pytest
 
 from knowledge.model import BurningOrder
 from records import Store, schema
+from tests.support.services import have_postgres, postgres
 
 NOW = datetime(2026, 11, 30, 15, 0, tzinfo=timezone.utc)
 
@@ -17,13 +18,23 @@ NOW = datetime(2026, 11, 30, 15, 0, tzinfo=timezone.utc)
 PG_URL = os.environ.get("TEST_POSTGRES_URL", "")  # e.g. postgresql://postgres@127.0.0.1:5432/records_test
 
 
+@pytest.fixture(scope="session")
+def pg_url(tmp_path_factory):
+    """TEST_POSTGRES_URL, else a throw-away server from Debian's postgresql binaries, else skip."""
+    if PG_URL:
+        yield PG_URL
+    elif not have_postgres():
+        pytest.skip("neither TEST_POSTGRES_URL nor Debian's postgresql binaries (PostgreSQL tests)")
+    else:
+        with postgres(tmp_path_factory.mktemp("pg")) as url:
+            yield url
+
+
 @pytest.fixture(params=["sqlite", "postgresql"])
 def store(request, tmp_path):
-    """Every test runs on SQLite, and on PostgreSQL too when TEST_POSTGRES_URL names an empty database."""
+    """Every test runs on SQLite, and on PostgreSQL too (see ``pg_url``)."""
     if request.param == "postgresql":
-        if not PG_URL:
-            pytest.skip("TEST_POSTGRES_URL is not set (PostgreSQL tests)")
-        st = Store(PG_URL)
+        st = Store(request.getfixturevalue("pg_url"))
         from records import schema
         with st.engine.begin() as conn:
             for table in reversed(schema.metadata.sorted_tables):

@@ -1,0 +1,75 @@
+"""Clerk accounts: argon2-hashed passwords (argon2-cffi defaults), checked in the same time for unknown names."""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
+from sqlalchemy import insert, select, update
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError
+
+from . import schema as s
+from .clock import utcnow
+
+MIN_PASSWORD = 12
+
+_hasher = PasswordHasher()
+_DUMMY_HASH = _hasher.hash(secrets.token_hex(16))
+
+
+@dataclass(frozen=True)
+class Clerk:
+    id: int
+    username: str
+    created_at: datetime
+    last_login: datetime | None = None
+
+
+class ClerkAccounts:
+    """The ``Store`` methods for clerk accounts."""
+
+    engine: Engine
+
+    def create_clerk(self, username: str, password: str, now: datetime | None = None) -> Clerk:
+        username = username.strip()
+        if not username:
+            raise ValueError("username is required")
+        if len(password) < MIN_PASSWORD:
+            raise ValueError(f"password must be at least {MIN_PASSWORD} characters")
+        row = dict(username=username, password_hash=_hasher.hash(password), created_at=now or utcnow())
+        try:
+            with self.engine.begin() as conn:
+                new_id = conn.execute(insert(s.clerks).values(**row)).inserted_primary_key[0]
+        except IntegrityError:
+            raise ValueError(f"clerk {username!r} already exists") from None
+        return Clerk(id=new_id, username=username, created_at=row["created_at"])
+
+    def verify_clerk(self, username: str, password: str, now: datetime | None = None) -> Clerk | None:
+        """The clerk if the password matches; the hash is checked even for unknown names (same timing)."""
+        t = s.clerks
+        with self.engine.connect() as conn:
+            r = conn.execute(select(t).where(t.c.username == (username or "").strip())).first()
+        stored = r.password_hash if r else _DUMMY_HASH
+        try:
+            _hasher.verify(stored, password or "")
+        except (VerifyMismatchError, VerificationError, InvalidHashError):
+            return None
+        if r is None:
+            return None
+        with self.engine.begin() as conn:
+            values: dict[str, Any] = {"last_login": now or utcnow()}
+            if _hasher.check_needs_rehash(stored):
+                values["password_hash"] = _hasher.hash(password)
+            conn.execute(update(t).where(t.c.id == r.id).values(**values))
+        return Clerk(id=r.id, username=r.username, created_at=r.created_at, last_login=values["last_login"])
+
+    def get_clerk(self, clerk_id: int) -> Clerk | None:
+        t = s.clerks
+        with self.engine.connect() as conn:
+            r = conn.execute(select(t).where(t.c.id == clerk_id)).first()
+        return Clerk(id=r.id, username=r.username, created_at=r.created_at, last_login=r.last_login) if r else None

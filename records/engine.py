@@ -1,0 +1,90 @@
+"""The database under the records: the SQLAlchemy engine and its settings, and the store's base class.
+
+SQLite (the default) runs in WAL mode with ``synchronous=FULL``, foreign keys on and a 5 s busy timeout; every
+record is written in its own transaction, so a record the resident was told about survives a crash or power
+loss. ``DATABASE_URL`` switches to PostgreSQL (``postgresql://user:pass@host/db``; pre-ping on each checkout).
+"""
+
+from __future__ import annotations
+
+import os
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import create_engine, event, insert, update
+from sqlalchemy.engine import Engine
+
+from . import schema as s
+
+REPO = Path(__file__).resolve().parent.parent
+DEFAULT_URL = "sqlite:///" + str(REPO / "instance" / "assistant.db")
+
+
+def _sqlite_pragmas(dbapi_connection, connection_record):  # noqa: ARG001 - SQLAlchemy event signature
+    cur = dbapi_connection.cursor()
+    cur.execute("PRAGMA journal_mode=WAL")
+    cur.execute("PRAGMA synchronous=FULL")
+    cur.execute("PRAGMA foreign_keys=ON")
+    cur.execute("PRAGMA busy_timeout=5000")
+    cur.close()
+
+
+def make_engine(url: str) -> Engine:
+    if url.startswith("postgres://"):  # Heroku-style URLs
+        url = "postgresql://" + url[len("postgres://"):]
+    if url.startswith("sqlite"):
+        path = url.split("///", 1)[1] if "///" in url else ""
+        if path and path != ":memory:":
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        engine = create_engine(url, future=True, connect_args={"check_same_thread": False, "timeout": 10})
+        event.listen(engine, "connect", _sqlite_pragmas)
+        return engine
+    return create_engine(url, future=True, pool_pre_ping=True)
+
+
+def db_text(value):
+    """Text as every database takes it: PostgreSQL refuses NUL in text, so it is stored as U+FFFD."""
+    return value.replace("\x00", "\ufffd") if isinstance(value, str) else value
+
+
+class Database:
+    """The engine the record kinds share, opened (and migrated) once; thread-safe."""
+
+    engine: Engine
+
+    def __init__(self, url: str = DEFAULT_URL, create: bool = True):
+        self.url = url
+        self.engine = make_engine(url)
+        if create:
+            from .migrate import upgrade
+            upgrade(self.engine)  # alembic: new databases get every table, older ones the missing changes
+
+    @classmethod
+    def from_env(cls):
+        """``DATABASE_URL`` or ``sqlite:///instance/assistant.db`` under the repository root."""
+        url = os.environ.get("DATABASE_URL", "").strip() or DEFAULT_URL
+        if url.startswith("sqlite:///") and not url.startswith("sqlite:////"):
+            rel = url[len("sqlite:///"):]
+            if rel and rel != ":memory:" and not Path(rel).is_absolute():
+                url = "sqlite:///" + str(REPO / rel)
+        return cls(url)
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    def heartbeat(self, name: str, now: datetime | None = None) -> datetime:
+        """A committed write (one row per process name): proves the database takes writes now (not locked,
+        read-only or full). Raises the database's error otherwise."""
+        t = s.heartbeats
+        when = now or datetime.now(timezone.utc)
+        with self.engine.begin() as conn:
+            done = conn.execute(update(t).where(t.c.name == name).values(at=when))
+            if done.rowcount == 0:
+                conn.execute(insert(t).values(name=name, at=when))
+        return when
+
+    def pragma(self, name: str) -> Any:
+        """A SQLite PRAGMA's value on a pooled connection (for checks and tests)."""
+        with self.engine.connect() as conn:
+            return conn.exec_driver_sql(f"PRAGMA {name}").scalar()

@@ -1,0 +1,84 @@
+"""Retention: the purge of records past their retention period (Wis. Stat. 19.21(4)(b): seven years unless a
+schedule says otherwise), which never deletes a record under legal hold nor a town's order in force."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+from sqlalchemy import MetaData, Table, and_, delete, func, select, update
+from sqlalchemy.engine import Engine
+
+from . import schema as s
+from .clock import utcnow
+
+DEFAULT_RETENTION_DAYS = 7 * 365 + 2  # Wis. Stat. 19.21(4)(b): seven years unless a schedule says otherwise
+
+
+@dataclass
+class PurgeResult:
+    cutoff: datetime
+    deleted: dict[str, int] = field(default_factory=dict)
+    held: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def total(self) -> int:
+        return sum(self.deleted.values())
+
+
+class Retention:
+    """The ``Store`` methods for legal holds and the purge."""
+
+    engine: Engine
+
+    def set_legal_hold(self, table: str, record_id: int | str, hold: bool = True) -> bool:
+        """Put a record (or take it) under legal hold: the purge never deletes it. ``table`` is one of
+        ``schema.RETAINED``; ``record_id`` is the id (the reference for burn notifications, the MessageSid for
+        SMS, the conversation id for a conversation — which holds its whole transcript)."""
+        t = s.RETAINED[table]
+        with self.engine.begin() as conn:
+            if table == "burn_notifications" and isinstance(record_id, str):
+                cond = t.c.reference == record_id
+            elif table == "inbound_sms" and isinstance(record_id, str):
+                cond = t.c.message_sid == record_id
+            else:
+                cond = t.c.id == record_id
+            n = conn.execute(update(t).where(cond).values(legal_hold=hold)).rowcount
+            if table == "conversations":
+                conn.execute(update(s.transcript).where(s.transcript.c.conversation_id == record_id)
+                             .values(legal_hold=hold))
+        return n > 0
+
+    def purge(self, older_than_days: int = DEFAULT_RETENTION_DAYS, now: datetime | None = None) -> PurgeResult:
+        """Delete records created more than ``older_than_days`` days before ``now`` that are not under legal
+        hold. The newest burning-order row of each town (the order in force) is always kept."""
+        if older_than_days < 0:
+            raise ValueError("older_than_days must be >= 0")
+        cutoff = (now or utcnow()) - timedelta(days=older_than_days)
+        result = PurgeResult(cutoff=cutoff)
+        with self.engine.begin() as conn:
+            bo = s.burning_orders
+            current_ids = [r[0] for r in conn.execute(select(func.max(bo.c.id)).group_by(bo.c.town))]
+            for name, t in s.RETAINED.items():
+                old = t.c.created_at < cutoff
+                cond = and_(old, t.c.legal_hold.is_(False))
+                if t is bo and current_ids:
+                    cond = and_(cond, bo.c.id.notin_(current_ids))
+                result.held[name] = conn.execute(
+                    select(func.count()).select_from(t).where(and_(old, t.c.legal_hold.is_(True)))).scalar()
+                result.deleted[name] = conn.execute(delete(t).where(cond)).rowcount
+            self._purge_rasa_events(conn, cutoff, result)
+        return result
+
+    def _purge_rasa_events(self, conn, cutoff: datetime, result: PurgeResult) -> None:
+        """Rasa's tracker store keeps each conversation's events in its own ``events`` table when it shares
+        this database (the default). Old events go with the transcripts, except conversations on legal hold."""
+        if not self.engine.dialect.has_table(conn, "events"):
+            return
+        events = Table("events", MetaData(), autoload_with=conn)
+        held = select(s.conversations.c.id).where(s.conversations.c.legal_hold.is_(True))
+        old = events.c.timestamp < cutoff.timestamp()
+        result.held["rasa_events"] = conn.execute(
+            select(func.count()).select_from(events).where(and_(old, events.c.sender_id.in_(held)))).scalar()
+        result.deleted["rasa_events"] = conn.execute(
+            delete(events).where(and_(old, events.c.sender_id.notin_(held)))).rowcount
