@@ -196,14 +196,17 @@ def _month_day(text: str, today: date, prefer: str) -> tuple[date | None, str]:
 
 def _take_part(text: str, p: _Parsed) -> str:
     if re.search(r"\bnext weekend\b", text):
-        raise NeedsClarification("By \"next weekend\" do you mean this coming weekend or the one after? "
-                                 "Please give the date, like \"Saturday, June 6\".", field="when")
+        raise NeedsClarification("By \"next weekend\", do you mean this coming weekend or the one after (a date "
+                                 "like \"Saturday, June 6\" settles it)?", field="when")
     m = re.search(r"\b(?:this |the |on the )?weekend\b", text)
     if m:
         p.weekend, text = True, _cut(text, m)
     for words, part, today in daypart.PART_WORDS:
         m = re.search(rf"\b(?:{words})\b", text)
         if m:
+            if p.part is daypart.FIRST_THING and part is daypart.MORNING:
+                text = _cut(text, m)  # "first thing tomorrow morning"
+                continue
             if p.part is not None and p.part is not part:
                 raise NeedsClarification(f"\"{p.part_word}\" and \"{m.group(0)}\" are different times of day. "
                                          "Which do you mean?", field="when")
@@ -365,7 +368,7 @@ def resolve(text: str, town: Town, now: datetime, prefer: str = "future") -> Mom
             return Moment(start, None, "instant", f"{words_for_day(day)} at {words_for_time(start)}")
         return _whole_day(day, tz)
     if re.search(r"\bin (a few|a bit|a while|some) (hours?|hrs?|minutes?|mins?)\b|\bin a (bit|while)\b", raw):
-        raise NeedsClarification("About what time do you mean? For example \"3 p.m.\".", field="time")
+        raise NeedsClarification("About what time do you mean, for example \"3 p.m.\"?", field="time")
     m = _IN.search(raw)
     if m:
         n = m.group("n")
@@ -453,6 +456,10 @@ def _place(p: _Parsed, town: Town, local: datetime, tz: ZoneInfo, prefer: str) -
         end = datetime.combine(day, p.part.end, tz)
         if not named and prefer == "future" and end < local:
             start, end, day = start + timedelta(days=1), end + timedelta(days=1), day + timedelta(days=1)
+        elif not named and prefer == "future" and start < local and p.part is not NIGHT:
+            # "in the morning" said at 9 a.m.: the rest of this morning, or tomorrow morning?
+            raise AmbiguousTime(f"Do you mean \"{p.part_word}\" today (from now until {words_for_time(end)}) "
+                                "or tomorrow?", choices=("today", "tomorrow"))
         if prefer == "future" and end < local:
             raise AmbiguousTime(f"The {p.part.name} of {words_for_day(day)} has already passed. Do you mean "
                                 f"the {p.part.name} of {words_for_day(day + timedelta(days=1))}?")
