@@ -98,6 +98,7 @@ class _Parsed:
     midnight: bool = False
     sun: str | None = None
     notes: list[str] = field(default_factory=list)
+    day_only: bool = False  # parse_day: only the day matters, so a.m. or p.m. need not be asked
 
 
 def clock(town: Town) -> datetime:
@@ -131,6 +132,7 @@ def _normalise(text: str) -> str:
     raw = re.sub(r"(\d)([ap])\b", r"\1 \2m", raw)                 # "9p" -> "9 pm"
     raw = re.sub(r"\b([ap])\.\s?m\.", r"\1m", raw)                # "in the a.m." -> "in the am"
     raw = re.sub(r"\blast night\b", "yesterday night", raw)
+    raw = re.sub(r"\bmay (i|we|you|he|she|they)\b|\bthe sun\b", " ", raw)  # not the month, not Sunday
     raw = raw.replace("@", " at ")
     raw = _NOISE.sub(" ", raw)
     raw = daypart.expand_shorthand(raw)
@@ -233,22 +235,27 @@ def _take_clock(text: str, p: _Parsed) -> str:
     like, or when the phrase names a day or a part of the day ("tomorrow 9", "tonight 9")."""
     context = bool(p.part or p.day or p.explicit_today or re.search(r"\b(today|tomorrow|tonight)\b", text)
                    or re.search(r"\b(" + "|".join(WEEKDAYS) + "|" + "|".join(_ABBREV) + r")s?\b", text))
+    strong, weak = [], []
     for m in _TIME.finditer(text):
-        hour, minute = int(m.group("h")), int(m.group("m") or 0)
-        ap = m.group("ap") or ""
-        if not (ap or m.group("m") or m.group("pre") or context):
-            continue  # a bare number ("3 dogs") is not a time
-        if hour > 23 or minute > 59 or (ap and not 1 <= hour <= 12):
-            raise NeedsClarification("That time doesn't look right. What time do you mean?", field="time")
-        if not ap and (hour == 0 or hour >= 13 or m.group("h").startswith("0")):
-            ap = "24"
-        if p.clock is not None:
-            raise NeedsClarification("I see two times there. Which time do you mean?", field="time")
-        p.clock, p.clock_text = (hour, minute, ap), m.group(0).strip()
-        if m.group("pre") in ("after", "before", "by", "til", "till", "until"):
-            p.notes.append(f"{m.group('pre')} that time")
-        return _cut(text, m)
-    return text
+        if m.group("ap") or m.group("m") or m.group("pre"):
+            strong.append(m)
+        elif context:
+            weak.append(m)  # "tomorrow 9"; but "2 piles ... tonight at 9" takes the "at 9"
+    found = strong or (weak if len(weak) == 1 else [])
+    if len(found) > 1:
+        raise NeedsClarification("I see two times there. Which time do you mean?", field="time")
+    if not found:
+        return text
+    m = found[0]
+    hour, minute, ap = int(m.group("h")), int(m.group("m") or 0), m.group("ap") or ""
+    if hour > 23 or minute > 59 or (ap and not 1 <= hour <= 12):
+        raise NeedsClarification("That time doesn't look right. What time do you mean?", field="time")
+    if not ap and (hour == 0 or hour >= 13 or m.group("h").startswith("0")):
+        ap = "24"
+    p.clock, p.clock_text = (hour, minute, ap), m.group(0).strip()
+    if m.group("pre") in ("after", "before", "by", "til", "till", "until"):
+        p.notes.append(f"{m.group('pre')} that time")
+    return _cut(text, m)
 
 
 def _take_day(text: str, p: _Parsed, today: date, now: datetime, prefer: str) -> str:
@@ -295,8 +302,8 @@ def _take_day(text: str, p: _Parsed, today: date, now: datetime, prefer: str) ->
 def _absolute_day(text: str, today: date, prefer: str) -> date | None:
     cleaned = re.sub(r"\b(on|the|of|in|for|by|at|during)\b", " ", text)
     cleaned = re.sub(r"(\d)(st|nd|rd|th)\b", r"\1", cleaned).strip()
-    if not cleaned or not re.search(r"\d|[a-z]{3}", cleaned):
-        return None
+    if not cleaned or not re.search(rf"\d|\b({_MONTH_RE})\b", cleaned):
+        return None  # "can i burn" is not a date
     settings = {"RELATIVE_BASE": datetime.combine(today, time(12, 0)),
                 "PREFER_DATES_FROM": "past" if prefer == "past" else "future",
                 "PREFER_DAY_OF_MONTH": "first", "RETURN_AS_TIMEZONE_AWARE": False,
@@ -320,6 +327,8 @@ def _hour_24(p: _Parsed, text: str) -> tuple[int, int, int]:
     if part is None:
         if h24 is not None:
             return h24, minute, 0
+        if p.day_only and 1 <= hour <= 12:
+            return hour % 12, minute, 0  # either reading falls on the same day
         if 1 <= hour <= 5:
             p.notes.append(f"\"{said}\" read as {hour} in the afternoon; say \"{hour} a.m.\" if you meant the night")
             return hour + 12, minute, 0
@@ -346,6 +355,8 @@ def _hour_24(p: _Parsed, text: str) -> tuple[int, int, int]:
         return hour, minute, 0
     if hour in part.pm:
         return (hour % 12) + 12, minute, 0
+    if p.day_only and 1 <= hour <= 12:
+        return hour % 12, minute, 0
     raise AmbiguousTime(f"\"{p.part_word} at {hour}\" isn't clear to me. {both} a.m. or {hour} p.m.?",
                         choices=(f"{said} am", f"{said} pm"))
 
@@ -353,13 +364,22 @@ def _hour_24(p: _Parsed, text: str) -> tuple[int, int, int]:
 def resolve(text: str, town: Town, now: datetime, prefer: str = "future") -> Moment:
     """A concrete moment for a phrase: "now", "tonight", "at 10pm", "tomorrow at 3", "Friday night",
     "in 2 hours", "on July 4". Raises NeedsClarification (AmbiguousTime with both readings) when unsure."""
+    return _resolve(text, town, now, prefer, day_only=False)
+
+
+def _resolve(text: str, town: Town, now: datetime, prefer: str, day_only: bool) -> Moment:
     local = _local_now(town, now).replace(microsecond=0)
     tz = ZoneInfo(town.timezone)
     raw = _normalise(text)
     if not raw:
         raise NeedsClarification("Which day and time do you mean?", field="when")
-    if re.search(r"\b(now|right now|rn|at the moment|currently|immediately|asap)\b", raw):
-        return Moment(local, None, "instant", f"now ({words_for_day(local.date())}, {words_for_time(local)})")
+    now_words = re.compile(r"\b(right now|now|rn|at the moment|currently|immediately|asap)\b")
+    if now_words.search(raw):
+        others = now_words.sub(" ", raw)
+        if not re.search(r"\d|\b(to|2)ni|\b(today|tomorrow|tonight|morning|afternoon|evening|night|noon|midnight|"
+                         r"weekend|sunset|sunrise|dawn|dusk)\b|\b(" + "|".join(WEEKDAYS) + r")\b", others):
+            return Moment(local, None, "instant", f"now ({words_for_day(local.date())}, {words_for_time(local)})")
+        raw = re.sub(r"\s+", " ", others).strip()  # "I know it's late now, but tonight at 9?"
     iso = re.fullmatch(r"(\d{4})-(\d{2})-(\d{2})(?:[t ](\d{2}):(\d{2})(?::\d{2})?)?", raw)
     if iso:
         day = _checked_date(int(iso.group(1)), int(iso.group(2)), int(iso.group(3)), raw)
@@ -377,7 +397,7 @@ def resolve(text: str, town: Town, now: datetime, prefer: str = "future") -> Mom
         start = local + timedelta(minutes=minutes)
         return Moment(start, None, "instant", f"{words_for_day(start.date())} at {words_for_time(start)} "
                                               f"({m.group(0)[3:].strip()} from now)")
-    p = _Parsed()
+    p = _Parsed(day_only=day_only)
     rest = _take_part(raw, p)
     today = local.date()
     date_first, rest2 = _month_day(rest, today, prefer)  # a date's number is never a clock time
@@ -450,7 +470,7 @@ def _place(p: _Parsed, town: Town, local: datetime, tz: ZoneInfo, prefer: str) -
         if not named and prefer == "future" and start < local:
             start += timedelta(days=1)
         note = "; ".join(p.notes)
-        return _instant(start, local, prefer, explicit_today, note)
+        return _instant(start, local, prefer, explicit_today and not p.day_only, note)
     if p.part is not None:
         start = datetime.combine(day, p.part.start, tz)
         end = datetime.combine(day, p.part.end, tz)
@@ -495,5 +515,5 @@ def parse_day(text: str, town: Town, now: datetime, prefer: str = "past") -> dat
     ``prefer`` "past" (incidents, acquiring a dog) or "future" (burns, buying a license) settles phrases
     that name no year or week.
     """
-    moment = resolve(text, town, now, prefer=prefer)
+    moment = _resolve(text, town, now, prefer, day_only=True)
     return moment.day
