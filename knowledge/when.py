@@ -6,9 +6,10 @@ The words around a time decide it, never a rule about the number alone (issue #1
   next day; "tonight at 12" and "midnight": the midnight that ends the named day.
 - "tomorrow morning at 6", "first thing at 7", "9 in the morning": a.m.; "this afternoon at 2": p.m.
 - "9pm", "9 p.m.", "9PM", "21:00", "09:00": as written; words that contradict them ("tonight at 9am") are asked back.
-- A bare hour with no such words: 1-5 read as p.m. (no resident asks about burning "at 3" meaning 3 a.m.; the
-  reading is echoed in ``said``); 6-11 and 12 are asked back ("9 in the morning or 9 at night?"), because a
-  wrong "Yes, you may burn" is the worst answer and both readings are plausible for those hours.
+- A bare hour with no such words: 1-4 read as p.m. (no resident burns "at 3" meaning 3 a.m., the town's
+  earliest sunrise is after 5 a.m., and the reading is echoed in ``said``); 5-11 and 12 are asked back
+  ("9 in the morning or 9 at night?"): both readings are plausible for those hours (a farmer's 5 a.m. in July,
+  an evening fire at 7) and a wrong "Yes, you may burn" is the worst answer.
 - A part of the day without a clock time is an interval (see knowledge.daypart), never the whole day.
 - "at sunset", "at dawn": the town's own sun times (knowledge.daypart.sun_event).
 - "in 2 hours": now plus two hours, on the next day when that crosses midnight.
@@ -329,7 +330,7 @@ def _hour_24(p: _Parsed, text: str) -> tuple[int, int, int]:
             return h24, minute, 0
         if p.day_only and 1 <= hour <= 12:
             return hour % 12, minute, 0  # either reading falls on the same day
-        if 1 <= hour <= 5:
+        if 1 <= hour <= 4:
             p.notes.append(f"\"{said}\" read as {hour} in the afternoon; say \"{hour} a.m.\" if you meant the night")
             return hour + 12, minute, 0
         if hour == 12:
