@@ -259,7 +259,7 @@ def _take_clock(text: str, p: _Parsed) -> str:
     return _cut(text, m)
 
 
-def _take_day(text: str, p: _Parsed, today: date, now: datetime, prefer: str) -> str:
+def _take_day(text: str, p: _Parsed, today: date, prefer: str) -> str:
     if p.said_tomorrow or re.search(r"\btomorrow\b", text):
         if re.search(r"\bday after tomorrow\b", text):
             p.day = today + timedelta(days=2)
@@ -313,7 +313,7 @@ def _absolute_day(text: str, today: date, prefer: str) -> date | None:
     return found.date() if found else None
 
 
-def _hour_24(p: _Parsed, text: str) -> tuple[int, int, int]:
+def _hour_24(p: _Parsed) -> tuple[int, int, int]:
     """(hour, minute, days to add) for the clock time, read with the part of the day; asks when unclear."""
     hour, minute, ap = p.clock
     part = p.part
@@ -406,7 +406,7 @@ def _resolve(text: str, town: Town, now: datetime, prefer: str, day_only: bool) 
         p.day, rest = date_first, rest2
     rest = _take_clock(rest, p)
     if p.day is None:
-        rest = _take_day(rest, p, today, local, prefer)
+        rest = _take_day(rest, p, today, prefer)
     if p.day is None and not p.weekend:
         p.day = _absolute_day(rest, today, prefer)
         if p.day is None and not (p.part or p.clock or p.midnight or p.sun):
@@ -440,11 +440,6 @@ def _weekend(p: _Parsed, today: date, local: datetime, tz: ZoneInfo, prefer: str
                                           f"{words_for_day(end.date())} {words_for_time(end)})", part="weekend")
 
 
-def _roll(p: _Parsed, candidate, later):
-    """Without a named day, the next occurrence: today's when it hasn't passed, else tomorrow's."""
-    return candidate if p.day is not None else later
-
-
 def _place(p: _Parsed, town: Town, local: datetime, tz: ZoneInfo, prefer: str) -> Moment:
     today = local.date()
     named = p.day is not None
@@ -466,7 +461,7 @@ def _place(p: _Parsed, town: Town, local: datetime, tz: ZoneInfo, prefer: str) -
                                               f"({words_for_day(start.date())} at {words_for_time(start)})",
                       part="midnight")
     if p.clock is not None:
-        hour, minute, extra = _hour_24(p, "")
+        hour, minute, extra = _hour_24(p)
         start = datetime.combine(day + timedelta(days=extra), time(hour, minute), tz)
         if not named and prefer == "future" and start < local:
             start += timedelta(days=1)
