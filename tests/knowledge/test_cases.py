@@ -88,7 +88,8 @@ def _call(case: dict):
         return handlers.section(town, args["ref"])
     if name == "when":
         moment = when.resolve(args["text"], town, _moment(args["now"], town), prefer=args.get("prefer", "future"))
-        return {"start": moment.start.isoformat(), "kind": moment.kind, "said": moment.said}
+        return {"start": moment.start.isoformat(), "end": moment.end.isoformat() if moment.end else None,
+                "kind": moment.kind, "part": moment.part, "said": moment.said}
     return getattr(handlers, name)(town, **args)
 
 

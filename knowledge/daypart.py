@@ -1,0 +1,92 @@
+"""The words residents use for parts of the day, and what each means on the clock.
+
+A part of the day said without a clock time is an interval, never the whole day. A part of the day said
+with a bare hour ("tonight at 9", "tomorrow morning at 6") settles whether the hour is a.m. or p.m.
+Sun words ("at sunset", "at dawn") are the town's own times from astral (Dunkirk Code 7.11 permits
+burning "between sunrise and sunset"; dawn and dusk are civil twilight, before sunrise and after sunset).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import date, datetime, time
+from zoneinfo import ZoneInfo
+
+from astral import LocationInfo
+from astral.sun import sun
+
+from .model import Town
+
+
+@dataclass(frozen=True)
+class Part:
+    """A part of the day: its clock interval and the bare hours it reads as a.m., p.m. or after midnight."""
+    name: str            # how it is echoed: "morning", "evening", "night" ...
+    start: time
+    end: time
+    am: frozenset[int]   # bare hours read as a.m. on the same day
+    pm: frozenset[int]   # bare hours read as p.m. (12 -> noon)
+    after_midnight: frozenset[int] = frozenset()  # bare hours read as a.m. of the next day ("tonight at 1")
+
+
+_R = lambda a, b: frozenset(range(a, b + 1))  # noqa: E731 - a short range of hours
+MORNING = Part("morning", time(6, 0), time(11, 59), am=_R(1, 11), pm=frozenset())
+FIRST_THING = Part("first thing in the morning", time(6, 0), time(8, 59), am=_R(4, 9), pm=frozenset())
+AFTERNOON = Part("afternoon", time(12, 0), time(17, 59), am=frozenset(), pm=_R(1, 6) | {12})
+AFTER_LUNCH = Part("after lunch", time(13, 0), time(17, 59), am=frozenset(), pm=_R(1, 6))
+EVENING = Part("evening", time(18, 0), time(23, 59), am=frozenset(), pm=_R(4, 11))
+NIGHT = Part("night", time(18, 0), time(23, 59), am=frozenset(), pm=_R(5, 11), after_midnight=_R(1, 3) | {12})
+AFTER_DINNER = Part("after dinner", time(18, 0), time(23, 59), am=frozenset(), pm=_R(5, 11))
+AFTER_WORK = Part("after work", time(17, 0), time(23, 59), am=frozenset(), pm=_R(4, 11))
+WHOLE_DAY = Part("day", time(0, 0), time(23, 59), am=frozenset(), pm=frozenset())
+
+# Phrase -> (part, names today explicitly). Longest phrases first; matched on whole words.
+PART_WORDS: list[tuple[str, Part, bool]] = [
+    (r"first thing(?: in the morning)?", FIRST_THING, False),
+    (r"early (?:in the )?morning", FIRST_THING, False),
+    (r"this morning", MORNING, True),
+    (r"this afternoon", AFTERNOON, True),
+    (r"this evening|this eve", EVENING, True),
+    (r"tonight", NIGHT, True),
+    (r"after (?:dinner|supper)", AFTER_DINNER, False),
+    (r"after work", AFTER_WORK, False),
+    (r"after lunch", AFTER_LUNCH, False),
+    (r"(?:in the )?mornings?|in the am|mornin", MORNING, False),
+    (r"(?:in the )?afternoons?|arvo", AFTERNOON, False),
+    (r"(?:in the )?evenings?", EVENING, False),
+    (r"(?:at |in the )?nights?|nite", NIGHT, False),
+]
+
+# SMS and typing shorthand -> the word it stands for (applied on whole words before parsing).
+SHORTHAND = {
+    "2nite": "tonight", "2night": "tonight", "tonite": "tonight", "tonght": "tonight", "2nyt": "tonight",
+    "tmrw": "tomorrow", "tmr": "tomorrow", "tmw": "tomorrow", "tmrow": "tomorrow", "tmro": "tomorrow",
+    "2morrow": "tomorrow", "2moro": "tomorrow", "2morow": "tomorrow", "2mrw": "tomorrow", "tom": "tomorrow",
+    "tomorow": "tomorrow", "tommorow": "tomorrow", "tommorrow": "tomorrow", "tomm": "tomorrow",
+    "2day": "today", "tday": "today", "2dy": "today",
+    "wknd": "weekend", "wkend": "weekend", "w/e": "weekend",
+    "mrng": "morning", "morn": "morning", "aftn": "afternoon", "evng": "evening", "nyt": "night",
+}
+_SHORTHAND = re.compile(r"(?<![\w/])(" + "|".join(re.escape(k) for k in sorted(SHORTHAND, key=len, reverse=True))
+                        + r")(?![\w/])")
+
+
+def expand_shorthand(text: str) -> str:
+    """'can i burn 2nite' -> 'can i burn tonight'; 'tmrw 8am' -> 'tomorrow 8am'."""
+    return _SHORTHAND.sub(lambda m: SHORTHAND[m.group(1)], text)
+
+
+# Sun words -> astral's event name. "dawn" and "dusk" are civil twilight: before sunrise, after sunset.
+SUN_WORDS = {"sunrise": "sunrise", "sun up": "sunrise", "sunup": "sunrise", "daybreak": "dawn", "dawn": "dawn",
+             "first light": "dawn", "sunset": "sunset", "sundown": "sunset", "sun down": "sunset",
+             "dusk": "dusk", "nightfall": "dusk"}
+SUN_PATTERN = re.compile(r"\b(?:at |around |about |by |before |after )?(" + "|".join(
+    sorted((re.escape(w) for w in SUN_WORDS), key=len, reverse=True)) + r")\b")
+
+
+def sun_event(town: Town, day: date, event: str) -> datetime:
+    """The time of ``event`` ("sunrise", "sunset", "dawn", "dusk") on ``day`` in the town's time zone."""
+    place = LocationInfo(town.short_name, "Wisconsin", town.timezone, town.latitude, town.longitude)
+    found = sun(place.observer, date=day, tzinfo=ZoneInfo(town.timezone))[event]
+    return found.replace(second=0, microsecond=0)
