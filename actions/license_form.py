@@ -83,10 +83,9 @@ class ValidateLicenseForm(FormValidator):
             return {}
         text = common.text_of(tracker)
         asked = tracker.get_slot("requested_slot") == "acquired"
-        for e in common.entities(tracker, "when"):
-            if parsing.cue_before(text, e["start"], parsing.ACQUIRED_CUE) or (
-                    asked and not parsing.cue_before(text, e["start"], parsing.BUY_CUE)):
-                return {"acquired": f"{parsing.acquired_kind(text)}:{e['value']}"}
+        e = parsing.when_after(common.entities(tracker, "when"), text, parsing.ACQUIRED_CUE, parsing.BUY_CUE, asked)
+        if e:
+            return {"acquired": f"{parsing.acquired_kind(text)}:{e['value']}"}
         if asked:
             if parsing.says_long_ago(text) or common.intent_of(tracker) == "deny":
                 return {"acquired": "long ago"}
@@ -100,10 +99,9 @@ class ValidateLicenseForm(FormValidator):
             return {}
         text = common.text_of(tracker)
         asked = tracker.get_slot("requested_slot") == "purchase_day"
-        for e in common.entities(tracker, "when"):
-            if parsing.cue_before(text, e["start"], parsing.BUY_CUE) or (
-                    asked and not parsing.cue_before(text, e["start"], parsing.ACQUIRED_CUE)):
-                return {"purchase_day": str(e["value"])}
+        e = parsing.when_after(common.entities(tracker, "when"), text, parsing.BUY_CUE, parsing.ACQUIRED_CUE, asked)
+        if e:
+            return {"purchase_day": str(e["value"])}
         if asked and text:
             return {"purchase_day": text}
         return {}

@@ -110,6 +110,16 @@ def cue_before(text: str, start: int, cue: re.Pattern) -> bool:
     return bool(cue.search(text[max(0, start - 40):start]))
 
 
+def when_after(whens: Iterable[dict], text: str, cue: re.Pattern, other_cue: re.Pattern,
+               asked: bool) -> Optional[dict]:
+    """The first when-entity of ``text`` with ``cue`` words before it; when the form asked for this date, also
+    one without ``other_cue`` words ("got them in May, buying today": May is acquired, today is purchase)."""
+    for e in whens:
+        if cue_before(text, e["start"], cue) or (asked and not cue_before(text, e["start"], other_cue)):
+            return e
+    return None
+
+
 def says_long_ago(text: str) -> bool:
     """"years ago", "forever", "last year": before this license year."""
     return bool(_LONG_AGO.search(text))

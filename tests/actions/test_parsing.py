@@ -135,3 +135,15 @@ def test_phone_numbers():
     assert parsing.phone_in("call me tomorrow") is None
     assert parsing.valid_phone("608.555.0142") == "(608) 555-0142"
     assert parsing.valid_phone("555-12") is None and parsing.valid_phone("not a number") is None
+
+
+def test_the_date_that_goes_with_each_question():
+    text = "got them in May, buying today"
+    whens = ents(text, ("in May", "when"), ("today", "when"))
+    assert parsing.when_after(whens, text, parsing.ACQUIRED_CUE, parsing.BUY_CUE, asked=False)["value"] == "in May"
+    assert parsing.when_after(whens, text, parsing.BUY_CUE, parsing.ACQUIRED_CUE, asked=False)["value"] == "today"
+    bare = "in May"
+    assert parsing.when_after(ents(bare, ("in May", "when")), bare, parsing.BUY_CUE, parsing.ACQUIRED_CUE,
+                              asked=False) is None
+    assert parsing.when_after(ents(bare, ("in May", "when")), bare, parsing.BUY_CUE, parsing.ACQUIRED_CUE,
+                              asked=True)["value"] == "in May"
