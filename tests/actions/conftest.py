@@ -2,7 +2,6 @@
 CollectingDispatcher to read what the action said."""
 from __future__ import annotations
 
-
 import pytest
 from rasa_sdk.executor import CollectingDispatcher
 
