@@ -1,7 +1,14 @@
-"""Entry point of the action package (rasa run actions --actions actions)."""
+"""Entry point of the action package (rasa run actions --actions actions): imports every action so that
+rasa_sdk registers it.
+
+- answers.py: single questions (one intent -> one handler -> one message)
+- license_form.py, burn_form.py: the two forms (form_base.py: what they share; parsing.py: reading replies)
+- form_control.py: cancelling or leaving a form
+- questions.py: the forms' questions
+"""
 from .answers import (ActionAnswer, ActionClarify, ActionGreet, ActionHandoff, ActionHelp, ActionMore,  # noqa: F401
                       ActionOutOfScope)
-from .forms import (ActionAskBurnConfirmed, ActionCancelForm, ActionLicenseAnswer, ActionStartBurn,  # noqa: F401
-                    ActionSubmitBurn, ValidateBurnForm, ValidateLicenseForm)
-from .questions import ASK_ACTIONS  # noqa: F401,E402
-from .switch import ActionLeaveLicenseForm  # noqa: F401,E402
+from .burn_form import ActionAskBurnConfirmed, ActionStartBurn, ActionSubmitBurn, ValidateBurnForm  # noqa: F401
+from .form_control import ActionCancelForm, ActionLeaveLicenseForm  # noqa: F401
+from .license_form import ActionLicenseAnswer, ValidateLicenseForm  # noqa: F401
+from .questions import ASK_ACTIONS  # noqa: F401

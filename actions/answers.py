@@ -13,8 +13,7 @@ from rasa_sdk.executor import CollectingDispatcher
 from knowledge import NeedsClarification, handlers, when
 from knowledge.model import Answer
 
-from . import common
-from .numbers import count_value
+from . import common, parsing
 
 log = logging.getLogger(__name__)
 TOPICS = yaml.safe_load((Path(__file__).resolve().parents[1] / "knowledge" / "topics.yml").read_text())
@@ -30,18 +29,7 @@ def topic_title(intent: str) -> str:
 
 def animals_counted(tracker: Tracker) -> dict[str, int]:
     """{"dog": 2, "cat": 1} from "2 dogs and a cat": each count goes with the animal after it."""
-    ents = sorted(tracker.latest_message.get("entities", []), key=lambda e: e.get("start", 0))
-    out: dict[str, int] = {}
-    pending = None
-    for e in ents:
-        if e["entity"] == "count":
-            pending = count_value(str(e["value"]))
-        elif e["entity"] in ("animal", "service_dog"):
-            kind = "dog" if e["entity"] == "service_dog" else str(e["value"]).lower()
-            if pending is not None:
-                out[kind] = out.get(kind, 0) + pending
-                pending = None
-    return out
+    return parsing.animals_counted(tracker.latest_message.get("entities", []))
 
 
 def answer_for(intent: str, tracker: Tracker, t, now) -> Answer:
@@ -122,7 +110,7 @@ class ActionAnswer(Action):
             else:
                 answer = answer_for(intent, tracker, t, common.now(t))
         except NeedsClarification as exc:
-            common.send_text(dispatcher, tracker, exc.message if hasattr(exc, "message") else str(exc))
+            common.clarify(dispatcher, tracker, exc)
             return []
         return common.send(dispatcher, tracker, answer)
 

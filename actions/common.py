@@ -10,7 +10,7 @@ from rasa_sdk import Tracker
 from rasa_sdk.events import SlotSet
 from rasa_sdk.executor import CollectingDispatcher
 
-from knowledge import render, town as configured_town
+from knowledge import NeedsClarification, render, town as configured_town
 from knowledge import when
 
 log = logging.getLogger(__name__)
@@ -94,6 +94,14 @@ def send_text(dispatcher: CollectingDispatcher, tracker: Tracker, text: str, **k
     if channel(tracker) == "sms":
         text = render.gsm7(text)
     dispatcher.utter_message(text=one_message(text), **kwargs)
+
+
+def clarify(dispatcher: CollectingDispatcher, tracker: Tracker, problem: NeedsClarification | str,
+            hint: str = "") -> None:
+    """Say what was not understood and how to say it again: a NeedsClarification's message (a text from
+    knowledge/, safe to show) or the adapter's own words, then ``hint`` ("(or say 'over a year ago')")."""
+    text = problem.message if isinstance(problem, NeedsClarification) else str(problem)
+    send_text(dispatcher, tracker, text + hint)
 
 
 _STORE = None

@@ -2,11 +2,7 @@
 CollectingDispatcher to read what the action said."""
 from __future__ import annotations
 
-import os
-from typing import Any
-
 import pytest
-from rasa_sdk import Tracker
 from rasa_sdk.executor import CollectingDispatcher
 
 from knowledge import load_town

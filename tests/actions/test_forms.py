@@ -6,8 +6,8 @@ import asyncio
 from rasa_sdk.executor import CollectingDispatcher
 
 from actions import common
-from actions.forms import (ActionAskBurnConfirmed, ActionLicenseAnswer, ActionStartBurn, ActionSubmitBurn,
-                           ValidateBurnForm, ValidateLicenseForm, license_inputs)
+from actions.burn_form import ActionAskBurnConfirmed, ActionStartBurn, ActionSubmitBurn, ValidateBurnForm
+from actions.license_form import ActionLicenseAnswer, ValidateLicenseForm, license_inputs
 from tests.actions.action_helpers import ent, make_tracker, texts
 
 LICENSE_DOMAIN = {"forms": {"license_form": {"required_slots": ["dog_count", "dogs_neutered", "service_dog",

@@ -5,8 +5,8 @@ import asyncio
 
 from rasa_sdk.executor import CollectingDispatcher
 
-from actions.forms import LICENSE_SLOTS
-from actions.switch import ActionLeaveLicenseForm
+from actions.form_control import ActionLeaveLicenseForm
+from actions.license_form import LICENSE_SLOTS
 from tests.actions.action_helpers import make_tracker
 
 

@@ -1,0 +1,328 @@
+"""The burn notification form (Dunkirk 7.12(1)): six facts, checked against the burning hours (7.11) and any
+no-burning order (7.10(4)), read back, then stored with a reference."""
+from __future__ import annotations
+
+import logging
+from datetime import date, datetime, time
+from typing import List, Text
+from zoneinfo import ZoneInfo
+
+from rasa_sdk import Action, Tracker
+from rasa_sdk.events import SlotSet
+
+from knowledge import NeedsClarification, handlers, when
+from records import burn_idempotency_key
+
+from . import common, parsing
+from .form_base import FormValidator, free_text, given, takes_values
+
+log = logging.getLogger(__name__)
+
+BURN_SLOTS = ["burner_name", "burn_address", "burn_phone", "burn_date", "burn_time", "burn_location",
+              "burn_confirmed"]
+
+
+def burning_covered(t) -> bool:
+    """Does the town's code have a burn notification at all? (Mequon's does not.)"""
+    topic = t.topics.get("burn_notification")
+    return bool(topic and topic.covered)
+
+
+def burn_window(t, day: date):
+    """(sunrise, sunset, order_active, answer) for ``day``."""
+    answer = handlers.burn_window(t, day=day, order=common.burning_order(t))
+    v = answer.value or {}
+    return v.get("sunrise"), v.get("sunset"), not v.get("allowed", True), answer
+
+
+class ValidateBurnForm(FormValidator):
+    opening_intents = frozenset({"notify_burn"})
+
+    def name(self) -> Text:
+        return "validate_burn_form"
+
+    async def required_slots(self, domain_slots, dispatcher, tracker, domain) -> List[Text]:
+        # A town whose code does not cover burning (Mequon) never runs the form.
+        if not burning_covered(common.town()):
+            return []
+        return domain_slots
+
+    async def extract_burner_name(self, dispatcher, tracker, domain):
+        text = free_text(tracker, "burner_name", open_answer=True)
+        said = parsing.stated_name(common.text_of(tracker) or "")
+        if text is None and said and tracker.get_slot("requested_slot") == "burner_name":
+            # "My name is Parker Hanson" answering "your full name?" is the name whatever intent NLU gave it
+            # (that one was read as out_of_scope, and the resident was asked for the name again and again)
+            return {"burner_name": said}
+        if text is None:
+            name = parsing.name_in(common.text_of(tracker))
+            return {"burner_name": name} if name and takes_values(tracker) else {}
+        return {"burner_name": parsing.name_from_reply(text)}
+
+    async def extract_burn_address(self, dispatcher, tracker, domain):
+        text = free_text(tracker, "burn_address", open_answer=True)
+        if text is None:
+            address = parsing.address_in(common.text_of(tracker))
+            return {"burn_address": address} if address and takes_values(tracker) else {}
+        return {"burn_address": parsing.address_from_reply(text)}
+
+    async def extract_burn_phone(self, dispatcher, tracker, domain):
+        text = common.text_of(tracker)
+        asked = tracker.get_slot("requested_slot") == "burn_phone"
+        if not asked and not takes_values(tracker):
+            return {}
+        phone = parsing.phone_in(text)
+        if phone and (asked or tracker.get_slot("burn_phone") or "burn_phone" in parsing.fields_named(text)):
+            return {"burn_phone": phone}
+        if asked and free_text(tracker, "burn_phone"):
+            return {"burn_phone": f"invalid:{text}"}
+        return {}
+
+    async def extract_burn_date(self, dispatcher, tracker, domain):
+        if not takes_values(tracker, "burn_date", "burn_time"):
+            return {}
+        said = common.when_text(tracker)
+        if said and not parsing.is_time_only(said):
+            return {"burn_date": said}
+        text = free_text(tracker, "burn_date")
+        return {"burn_date": text} if text else {}
+
+    async def extract_burn_time(self, dispatcher, tracker, domain):
+        if not takes_values(tracker, "burn_date", "burn_time"):
+            return {}
+        said = common.when_text(tracker)
+        if said and parsing.has_time(said):
+            return {"burn_time": said}
+        text = free_text(tracker, "burn_time")
+        return {"burn_time": text} if text else {}
+
+    async def extract_burn_location(self, dispatcher, tracker, domain):
+        text = free_text(tracker, "burn_location", open_answer=True)
+        return {"burn_location": text} if text else {}
+
+    async def extract_burn_confirmed(self, dispatcher, tracker, domain):
+        if tracker.get_slot("requested_slot") != "burn_confirmed":
+            return {}
+        intent = common.intent_of(tracker)
+        if intent == "affirm":
+            return {"burn_confirmed": True}
+        if intent in ("deny", "inform", "nlu_fallback") or parsing.asks_a_change(common.text_of(tracker)):
+            return {"burn_confirmed": False}
+        return {}
+
+    # validation
+    @given
+    def validate_burner_name(self, value, dispatcher, tracker, domain):
+        name = parsing.clean_name(value)
+        if name is None:
+            common.clarify(dispatcher, tracker, "Please tell me your name (for example 'Pat Olson').")
+        return {"burner_name": name}
+
+    @given
+    def validate_burn_address(self, value, dispatcher, tracker, domain):
+        address = parsing.street_address(value)
+        if address is None:
+            common.clarify(dispatcher, tracker, "I need a street address with a house number, like "
+                           "'N1234 County Road K' or '2345 Hwy 51'. What is your address?")
+        return {"burn_address": address}
+
+    @given
+    def validate_burn_phone(self, value, dispatcher, tracker, domain):
+        if str(value).startswith("invalid:"):
+            common.clarify(dispatcher, tracker, "That doesn't look like a phone number I can use. Please "
+                           "give a 10-digit number, like 608-555-0142.")
+            return {"burn_phone": None}
+        phone = parsing.valid_phone(value)
+        if phone is None:
+            common.clarify(dispatcher, tracker, "That doesn't look like a valid phone number. Please give a "
+                           "10-digit number, like 608-555-0142.")
+            return {"burn_phone": None}
+        return {"burn_phone": phone, "burn_confirmed": None}
+
+    @given
+    def validate_burn_date(self, value, dispatcher, tracker, domain):
+        t = common.town()
+        now = common.now(t)
+        try:
+            moment = when.resolve(str(value), t, now=now, prefer="future")
+        except NeedsClarification as exc:
+            common.clarify(dispatcher, tracker, exc)
+            return {"burn_date": None}
+        day = moment.day
+        if day < now.date():
+            common.clarify(dispatcher, tracker, f"I understood {when.words_for_day(day)}, which has passed. "
+                           "Which day will you burn?")
+            return {"burn_date": None}
+        _, _, blocked, _ = burn_window(t, day)
+        if blocked:
+            common.send_text(dispatcher, tracker, "A no-burning order is in effect, so no open burning is allowed "
+                             "(7.10(4)). Nothing was saved; please notify again once the order is lifted.")
+            return {"burn_date": None, "requested_slot": None}
+        out = {"burn_date": day.isoformat(), "burn_confirmed": None}
+        if moment.kind == "instant" and not tracker.get_slot("burn_time"):
+            out["burn_time"] = moment.start.strftime("%H:%M")
+        return out
+
+    @given
+    def validate_burn_time(self, value, dispatcher, tracker, domain):
+        t = common.town()
+        tz = ZoneInfo(t.timezone)
+        if parsing.is_clock_time(str(value)):
+            at = time.fromisoformat(str(value))
+        else:
+            try:
+                moment = when.resolve(str(value), t, now=common.now(t), prefer="future")
+            except NeedsClarification:
+                common.clarify(dispatcher, tracker, f"I couldn't tell what time you mean by \"{str(value).strip()}\". "
+                               "Could you give a time like '10 am' or '2:30 pm'?")
+                return {"burn_time": None}
+            if moment.kind != "instant":
+                common.clarify(dispatcher, tracker, "About what time will you start? For example '10 am'.")
+                return {"burn_time": None}
+            at = moment.start.time()
+        day_iso = tracker.get_slot("burn_date")
+        if not day_iso or not parsing.is_iso_date(str(day_iso)):
+            return {"burn_time": at.strftime("%H:%M")}
+        day = date.fromisoformat(day_iso)
+        rise, set_, _, _ = burn_window(t, day)
+        start = datetime.combine(day, at, tz)
+        if rise and set_ and not (rise <= start <= set_):
+            common.send_text(dispatcher, tracker,
+                             f"On {when.words_for_day(day)} burning is allowed only between sunrise "
+                             f"({when.words_for_time(rise)}) and sunset ({when.words_for_time(set_)}) (7.11). "
+                             "What time will you start?")
+            return {"burn_time": None}
+        if start < common.now(t):
+            common.send_text(dispatcher, tracker, "That time has already passed today. What time will you start?")
+            return {"burn_time": None}
+        return {"burn_time": at.strftime("%H:%M"), "burn_confirmed": None}
+
+    @given
+    def validate_burn_location(self, value, dispatcher, tracker, domain):
+        place = parsing.clean_place(value)
+        if place is None:
+            common.clarify(dispatcher, tracker, "Where on the property will the fire be?")
+        return {"burn_location": place}
+
+    def _new_values(self, named: dict, text: str, dispatcher, tracker, domain) -> dict:
+        """A correction that carries its new value ("no, the time is 3pm", "make it saturday", "the location
+        is the north field"): checked like an answer to the question, so nothing needs asking again."""
+        out: dict = {}
+        said = common.when_text(tracker)
+        if said:
+            time_only = parsing.is_time_only(said)
+            if "burn_date" in named or (not named and not time_only):
+                out.update(self.validate_burn_date(said, dispatcher, tracker, domain))
+            if "burn_time" in named or (not named and time_only):
+                out.update(self.validate_burn_time(said, dispatcher, tracker, domain))
+        checks = {"burner_name": self.validate_burner_name, "burn_address": self.validate_burn_address,
+                  "burn_location": self.validate_burn_location}
+        for slot, check in checks.items():
+            value = parsing.new_value(slot, text)
+            if slot in named and value:
+                out.update(check(value, dispatcher, tracker, domain))
+        return out
+
+    @given
+    def validate_burn_confirmed(self, value, dispatcher, tracker, domain):
+        if value is True:
+            return {"burn_confirmed": True}
+        text = common.text_of(tracker)
+        # "no, the phone is 608-555-0199" / "change the date": clear what they named so the form asks again
+        cleared = {s: None for s in parsing.fields_named(text)}
+        phone = parsing.phone_in(text)
+        if phone:
+            cleared["burn_phone"] = phone
+        cleared.update(self._new_values(cleared, text, dispatcher, tracker, domain))
+        if cleared:
+            return {**cleared, "burn_confirmed": None}
+        common.send_text(dispatcher, tracker, "What should I change: name, address, phone, date, time or "
+                         "location? You can give the new value too, e.g. 'phone 608-555-0142'.")
+        return {"burn_confirmed": None}
+
+
+def readback(tracker: Tracker) -> str:
+    """The six facts in words, ending "Is that all correct?"."""
+    t = common.town()
+    day = date.fromisoformat(tracker.get_slot("burn_date"))
+    at = datetime.combine(day, time.fromisoformat(tracker.get_slot("burn_time")), ZoneInfo(t.timezone))
+    return (f"Please check: name {tracker.get_slot('burner_name')}; address {tracker.get_slot('burn_address')}; "
+            f"phone {tracker.get_slot('burn_phone')}; burning on {when.words_for_day(day)} at about "
+            f"{when.words_for_time(at)}; location: {tracker.get_slot('burn_location')}. Is that all correct?")
+
+
+class ActionAskBurnConfirmed(Action):
+    """The read-back before saving."""
+
+    def name(self) -> Text:
+        return "action_ask_burn_form_burn_confirmed"
+
+    async def run(self, dispatcher, tracker, domain):
+        try:
+            text = readback(tracker)
+        except (TypeError, ValueError):
+            text = "Is everything correct?"
+        common.send_text(dispatcher, tracker, text, buttons=[{"title": "Yes, send it", "payload": "yes"},
+                                                             {"title": "Change something", "payload": "no"}])
+        return []
+
+
+class ActionStartBurn(Action):
+    """Says what the form will ask (citing 7.12(1)), or, where the code has no notification, the topic's answer."""
+
+    def name(self) -> Text:
+        return "action_start_burn"
+
+    async def run(self, dispatcher, tracker, domain):
+        t = common.town()
+        reset = [SlotSet(s, None) for s in BURN_SLOTS]
+        if not burning_covered(t):
+            answer = handlers.topic(t, "burn_notification", on=common.now(t).date())
+            return common.send(dispatcher, tracker, answer) + reset
+        labels = [c.label for c in t.topics["burn_notification"].citations]
+        cites = next((lb for lb in labels if lb.endswith("7.12(1)")), labels[0] if labels else t.code_name)
+        common.send_text(dispatcher, tracker,
+                         f"I'll record your burn notification for the Fire Department ({cites}). I need six "
+                         "facts: name, address, phone, date, approximate time and location. Say 'cancel' any time.")
+        return []
+
+
+class ActionSubmitBurn(Action):
+    """Stores the confirmed notification (once, however often it runs) and gives its reference."""
+
+    def name(self) -> Text:
+        return "action_submit_burn"
+
+    async def run(self, dispatcher, tracker, domain):
+        t = common.town()
+        reset = [SlotSet(s, None) for s in BURN_SLOTS]
+        if not burning_covered(t):
+            return reset  # action_start_burn already said the code does not cover burning
+        if tracker.get_slot("burn_confirmed") is not True:
+            common.send_text(dispatcher, tracker, "Nothing was saved.")
+            return reset
+        day = date.fromisoformat(tracker.get_slot("burn_date"))
+        at = time.fromisoformat(tracker.get_slot("burn_time"))
+        start = datetime.combine(day, at, ZoneInfo(t.timezone))
+        facts = dict(town=t.key, name=tracker.get_slot("burner_name"), address=tracker.get_slot("burn_address"),
+                     phone=tracker.get_slot("burn_phone"), burn_date=day, location=tracker.get_slot("burn_location"),
+                     approx_time=when.words_for_time(start))
+        try:
+            # Idempotent: if this action runs again for the same conversation and facts (the action server was
+            # killed after storing but before answering, and the resident sent "yes" again), the stored
+            # notification and its reference come back instead of a second record.
+            record = common.store().add_burn_notification(
+                **facts, channel=common.channel(tracker), conversation_id=tracker.sender_id,
+                idempotency_key=burn_idempotency_key(tracker.sender_id, **facts))
+        except Exception:
+            log.exception("could not store a burn notification")
+            common.send_text(dispatcher, tracker, "Sorry, I could not save your notification just now, so the Fire "
+                             f"Department has NOT been notified. Please call: {t.fire_department or t.clerk}.")
+            return reset
+        _, set_, _, _ = burn_window(t, day)
+        common.send_text(dispatcher, tracker,
+                         f"Saved. Your burn notification reference is {record.reference}: burning on "
+                         f"{when.words_for_day(day)} at about {when.words_for_time(start)}. Quote it if the Fire "
+                         f"Department asks. Burn only until sunset ({when.words_for_time(set_)}), attend the fire, "
+                         "and check for a no-burning order before you light it.")
+        return reset

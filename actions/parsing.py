@@ -1,0 +1,273 @@
+"""Reading residents' words for the forms: plain functions over text and entity lists, no Rasa.
+
+Each function answers one question about a reply ("is this only a time of day?", "which fields does this
+correction name?", "which phone number is in it?"); the form actions in license_form.py and burn_form.py
+call them, and tests/actions/test_parsing.py checks them directly.
+"""
+from __future__ import annotations
+
+import re
+from typing import Iterable, Optional
+
+import phonenumbers
+import usaddress
+
+from .numbers import count_value
+
+# ----------------------------------------------------------------------------------------- counts and animals
+
+
+def animals_counted(entities: Iterable[dict]) -> dict[str, int]:
+    """{"dog": 2, "cat": 1} from the entities of "2 dogs and a cat": each count goes with the animal after it
+    (a service_dog entity counts as a dog)."""
+    out: dict[str, int] = {}
+    pending = None
+    for e in sorted(entities, key=lambda e: e.get("start", 0)):
+        if e["entity"] == "count":
+            pending = count_value(str(e["value"]))
+        elif e["entity"] in ("animal", "service_dog"):
+            kind = animal_of(e)
+            if pending is not None:
+                out[kind] = out.get(kind, 0) + pending
+            pending = None
+    return out
+
+
+def animal_of(e: dict) -> str:
+    """The animal an animal/service_dog entity names: "dog" for a service dog, else its value in lower case."""
+    return "dog" if e["entity"] == "service_dog" else str(e["value"]).lower()
+
+
+def names_a_dog(entities: Iterable[dict]) -> bool:
+    return any(e["entity"] in ("animal", "service_dog") and animal_of(e) == "dog" for e in entities)
+
+
+_ONE_DOG = re.compile(r"\b(my|our|one|this)\s+(new\s+|only\s+)?(dog|puppy|pup)\b(?!\s+licen)", re.I)
+
+
+def says_one_dog(text: str) -> bool:
+    """"my dog", "our new puppy": one dog, although no number was said (not "my dog license")."""
+    return bool(_ONE_DOG.search(text))
+
+
+_NEUTERED_COUNT = re.compile(r"\b(\d+|one|two|three|four|five|six|none|all|both)\s+(?:of them\s+)?(?:is|are)\s+"
+                             r"(?:not\s+)?(spayed|neutered|fixed)", re.I)
+
+
+def neutered_said(text: str) -> Optional[str]:
+    """"all", "none" or a count for "both are spayed", "2 are neutered", "none are fixed"; None when the text
+    says no such thing (or says "2 are not fixed", which does not say how many are)."""
+    m = _NEUTERED_COUNT.search(text)
+    if not m:
+        return None
+    n = m.group(1).lower()
+    negated = " not " in m.group(0).lower()
+    if n in ("all", "both"):
+        return "none" if negated else "all"
+    if n == "none":
+        return "none"
+    v = count_value(n)
+    return str(v) if v is not None and not negated else None
+
+
+_NEGATION = re.compile(r"\b(not|no|none|isn't|isnt|aren't|arent|neither)\b", re.I)
+_SERVICE_COUNT = re.compile(r"\b(\d+|one|two|three|both)\s+(?:of them\s+)?(?:are|is)?\s*(?:a\s+)?service", re.I)
+
+
+def service_dogs_said(text: str) -> str:
+    """How many service dogs a text that mentions service dogs says: "0" when negated ("no service dogs"),
+    the count said ("both are service dogs"), else "1"."""
+    if _NEGATION.search(text):
+        return "0"
+    m = _SERVICE_COUNT.search(text)
+    n = count_value(m.group(1)) if m else 1
+    return str(n or 1)
+
+
+_NO = re.compile(r"\b(no|none|neither)\b", re.I)
+_NOPE = re.compile(r"\b(no|nope|none|neither)\b", re.I)
+
+
+def says_none(text: str, nope: bool = False) -> bool:
+    """"no", "none", "neither" (and "nope" when ``nope``) as a reply to a how-many question."""
+    return bool((_NOPE if nope else _NO).search(text))
+
+
+# ----------------------------------------------------------------------------------------- dates of the license
+
+ACQUIRED_CUE = re.compile(r"\b(got|get|adopt\w*|bought (?:him|her|it|the dog|the pup\w*)|rescued|moved|acquired|"
+                          r"brought|born|since)\b", re.I)
+BUY_CUE = re.compile(r"\b(buy|buying|purchas\w*|pay|paying|license (?:it|him|her|them)|get (?:it|the license)|"
+                     r"licensing)\b", re.I)
+_LONG_AGO = re.compile(r"\b(years?|long|ages|forever|always|before this year|last year|a while|since birth|"
+                       r"born here|months? ago)\b", re.I)
+_HAD = re.compile(r"\b(had|have had|owned)\b", re.I)
+_MOVED = re.compile(r"\bmoved?\b", re.I)
+
+
+def cue_before(text: str, start: int, cue: re.Pattern) -> bool:
+    """Does ``cue`` occur in the 40 characters before ``start``? ("got him in May": "got" before "in May")."""
+    return bool(cue.search(text[max(0, start - 40):start]))
+
+
+def when_after(whens: Iterable[dict], text: str, cue: re.Pattern, other_cue: re.Pattern,
+               asked: bool) -> Optional[dict]:
+    """The first when-entity of ``text`` with ``cue`` words before it; when the form asked for this date, also
+    one without ``other_cue`` words ("got them in May, buying today": May is acquired, today is purchase)."""
+    for e in whens:
+        if cue_before(text, e["start"], cue) or (asked and not cue_before(text, e["start"], other_cue)):
+            return e
+    return None
+
+
+def says_long_ago(text: str) -> bool:
+    """"years ago", "forever", "last year": before this license year."""
+    return bool(_LONG_AGO.search(text))
+
+
+def says_had_long(text: str) -> bool:
+    """"we've had her for years": said outright, without being asked."""
+    return says_long_ago(text) and bool(_HAD.search(text))
+
+
+def acquired_kind(text: str) -> str:
+    """"moved" when the resident moved to town with the dog, else "got"."""
+    return "moved" if _MOVED.search(text) else "got"
+
+
+# ----------------------------------------------------------------------------------------- burn notification
+
+#: the request that starts the burn form, resent mid-form (after a slow reply, or by a resident unsure the
+#: first text arrived): found by the no-loss run, which once stored it as a resident's name
+ASKS_TO_NOTIFY = re.compile(r"\b(notif\w*|report\w*|tell\w*|let\b.*\bknow|inform\w*)\b.*\b(fire|burn\w*)\b|"
+                            r"\b(burn\w*|fire)\b.*\b(notif\w*|report\w*)\b", re.I)
+
+#: a when-phrase that is only a time of day ("3pm", "at 10:30", "noon"), not a day
+TIME_ONLY = r"(?i)(at|around|about|by)?\s*\d{1,2}(:\d\d)?\s*(am|pm|a\.m\.|p\.m\.)?|(at |around )?(noon)"
+_DATE_ONLY = r"(?i)\s*\d{1,2}/\d{1,2}(/\d{2,4})?\s*|.*\b[a-z]+\s+\d{1,2}(st|nd|rd|th)?\s*$"
+
+#: the words that name each fact of the notification in a correction ("change the address")
+FIELD_WORDS = {
+    "burner_name": r"\bname\b", "burn_address": r"\baddress\b|\bstreet\b", "burn_phone": r"\bphone|number|cell\b",
+    "burn_date": r"\bdate\b|\bday\b", "burn_time": r"\btime\b|\bhour\b", "burn_location": r"\blocation|where|spot|place\b",
+}
+
+#: an answer that says outright it is a name
+_SAYS_NAME = re.compile(r"\s*(?:my name is|my name's|name is|name:)\s+([A-Za-z][A-Za-z .'-]{1,60}?)\s*[.!]?\s*$", re.I)
+_NAME_IN = re.compile(r"\bmy name is ([A-Za-z][A-Za-z .'-]{1,60})", re.I)
+_NAME_PREFIX = re.compile(r"(?i)^(my name is|name is|name:|it'?s|i'?m|i am|this is)\s+")
+_ADDRESS_IN = re.compile(r"\b(?:my )?address is (.+)$", re.I)
+_ADDRESS_PREFIX = re.compile(r"(?i)^(my address is|address is|address:|i live at|it'?s)\s+")
+_CHANGE = re.compile(r"\b(change|wrong|fix|actually)\b", re.I)
+
+
+def asks_to_notify(text: str) -> bool:
+    """"I want to notify the fire department of a burn": the opening request, not a name, address or place."""
+    return bool(ASKS_TO_NOTIFY.search(text))
+
+
+def is_time_only(said: str) -> bool:
+    """"3pm", "at 10:30", "noon": a time of day and no day."""
+    return bool(re.fullmatch(TIME_ONLY, said.strip()))
+
+
+def has_time(said: str) -> bool:
+    """Does a when-phrase carry a time of day? A digit or "noon", but not a bare date ("7/4", "July 4th")."""
+    return bool(re.search(r"\d|noon", said, re.I)) and not re.fullmatch(_DATE_ONLY, said)
+
+
+def is_clock_time(value: str) -> bool:
+    """"14:30": a time already checked and stored."""
+    return bool(re.fullmatch(r"\d\d:\d\d", value))
+
+
+def is_iso_date(value: str) -> bool:
+    return bool(re.fullmatch(r"\d{4}-\d\d-\d\d", value))
+
+
+def fields_named(text: str) -> list[str]:
+    """The facts a correction names: "no, the phone and the date" -> ["burn_phone", "burn_date"]."""
+    return [slot for slot, pattern in FIELD_WORDS.items() if re.search(pattern, text, re.I)]
+
+
+def new_value(slot: str, text: str) -> Optional[str]:
+    """The new value a correction gives for ``slot``: "the location is the north field" -> "the north field"."""
+    m = re.search("(?:" + FIELD_WORDS[slot] + r")\s+(?:is|should be|to|=|:)\s+(.{2,})$", text, re.I)
+    return m.group(1).strip(" .!") if m else None
+
+
+def asks_a_change(text: str) -> bool:
+    """"change", "wrong", "fix", "actually": the read-back is not right."""
+    return bool(_CHANGE.search(text))
+
+
+def stated_name(text: str) -> Optional[str]:
+    """"My name is Parker Hanson" (the whole reply) -> "Parker Hanson"."""
+    m = _SAYS_NAME.match(text)
+    return m.group(1).strip(" .") if m else None
+
+
+def name_in(text: str) -> Optional[str]:
+    """"... my name is Pat Olson ..." anywhere in a message -> "Pat Olson"."""
+    m = _NAME_IN.search(text)
+    return m.group(1).strip() if m else None
+
+
+def name_from_reply(text: str) -> str:
+    """A reply to "your full name?" without "my name is", "I'm", "this is" and the final full stop."""
+    return _NAME_PREFIX.sub("", text).strip(" .")
+
+
+def clean_name(value: str) -> Optional[str]:
+    """A name, spaces tidied, or None when it cannot be one (no letter, under 2 or over 80 characters, or
+    three digits in a row)."""
+    name = " ".join(str(value).split())
+    if not re.search(r"[A-Za-z]", name) or len(name) < 2 or len(name) > 80 or re.search(r"\d{3}", name):
+        return None
+    return name
+
+
+def address_in(text: str) -> Optional[str]:
+    """"... my address is N1234 County Road K" anywhere in a message -> "N1234 County Road K"."""
+    m = _ADDRESS_IN.search(text)
+    return m.group(1).strip() if m else None
+
+
+def address_from_reply(text: str) -> str:
+    """A reply to "your address?" without "my address is", "I live at", "it's"."""
+    return _ADDRESS_PREFIX.sub("", text)
+
+
+def street_address(value: str) -> Optional[str]:
+    """The address, spaces tidied, when it has a house number and a street (usaddress), else None."""
+    address = " ".join(str(value).split())
+    try:
+        tagged, _ = usaddress.tag(address)
+    except usaddress.RepeatedLabelError:
+        tagged = {}
+    if not (tagged.get("AddressNumber") and (tagged.get("StreetName") or tagged.get("StreetNamePreType"))):
+        return None
+    return address
+
+
+def clean_place(value: str) -> Optional[str]:
+    """A place on the property, spaces tidied; None when under 3 or over 200 characters."""
+    place = " ".join(str(value).split())
+    return place if 3 <= len(place) <= 200 else None
+
+
+def phone_in(text: str) -> Optional[str]:
+    """The first US phone number in free text, as (608) 555-0142; None when there is none."""
+    for m in phonenumbers.PhoneNumberMatcher(text or "", "US"):
+        return phonenumbers.format_number(m.number, phonenumbers.PhoneNumberFormat.NATIONAL)
+    return None
+
+
+def valid_phone(value: str) -> Optional[str]:
+    """``value`` as (608) 555-0142 when it is a valid US number, else None."""
+    try:
+        number = phonenumbers.parse(str(value), "US")
+        ok = phonenumbers.is_valid_number(number)
+    except phonenumbers.NumberParseException:
+        ok = False
+    return phonenumbers.format_number(number, phonenumbers.PhoneNumberFormat.NATIONAL) if ok else None

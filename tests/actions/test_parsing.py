@@ -1,0 +1,149 @@
+"""Reading residents' replies (actions/parsing.py): plain functions over text, no Tracker needed."""
+from __future__ import annotations
+
+import pytest
+
+from actions import parsing
+
+
+def ents(text: str, *spans: tuple[str, str] | tuple[str, str, str]) -> list[dict]:
+    """Entities as NLU gives them: (words, entity) or (words, entity, canonical value)."""
+    out = []
+    for span in spans:
+        words, entity = span[0], span[1]
+        start = text.index(words)
+        out.append({"entity": entity, "value": span[2] if len(span) > 2 else words, "start": start,
+                    "end": start + len(words)})
+    return out
+
+
+def test_each_count_goes_with_the_animal_after_it():
+    text = "2 dogs and a cat"
+    found = ents(text, ("dogs", "animal", "dog"), ("2", "count"), ("a", "count"), ("cat", "animal"))
+    assert parsing.animals_counted(found) == {"dog": 2, "cat": 1}
+
+
+def test_a_service_dog_counts_as_a_dog_and_an_animal_without_a_count_counts_nothing():
+    text = "two service dogs and my cat"
+    found = ents(text, ("two", "count"), ("service dogs", "service_dog"), ("cat", "animal"))
+    assert parsing.animals_counted(found) == {"dog": 2}
+    assert parsing.names_a_dog(found)
+    assert not parsing.names_a_dog(ents("my cat", ("cat", "animal")))
+
+
+def test_my_dog_is_one_dog_but_my_dog_license_is_not():
+    assert parsing.says_one_dog("how much to license my dog")
+    assert parsing.says_one_dog("our new puppy")
+    assert not parsing.says_one_dog("how much is my dog license")
+
+
+@pytest.mark.parametrize("text, said", [
+    ("both are spayed", "all"), ("all of them are neutered", "all"), ("both are not fixed", "none"),
+    ("none are fixed", "none"), ("2 are neutered", "2"), ("two are spayed", "2"), ("2 are not fixed", None),
+    ("they are great dogs", None)])
+def test_how_many_are_spayed_or_neutered(text, said):
+    assert parsing.neutered_said(text) == said
+
+
+@pytest.mark.parametrize("text, said", [
+    ("no service dogs", "0"), ("it isn't a service dog", "0"), ("both are service dogs", "2"),
+    ("one of them is a service dog", "1"), ("she is a service dog", "1")])
+def test_how_many_service_dogs(text, said):
+    assert parsing.service_dogs_said(text) == said
+
+
+def test_none_and_nope():
+    assert parsing.says_none("none of them") and parsing.says_none("no")
+    assert not parsing.says_none("nope") and parsing.says_none("nope", nope=True)
+
+
+def test_a_date_is_the_day_acquired_or_the_day_of_purchase_by_the_words_before_it():
+    text = "got him in May and buying the license today"
+    assert parsing.cue_before(text, text.index("in May"), parsing.ACQUIRED_CUE)
+    assert not parsing.cue_before(text, text.index("in May"), parsing.BUY_CUE)
+    assert parsing.cue_before(text, text.index("today"), parsing.BUY_CUE)
+
+
+def test_long_ago_and_moving_to_town():
+    assert parsing.says_long_ago("a couple years ago") and parsing.says_long_ago("forever")
+    assert not parsing.says_long_ago("in May")
+    assert parsing.says_had_long("we have had her for years")
+    assert not parsing.says_had_long("for years I wanted a dog") and not parsing.says_had_long("we had her in May")
+    assert parsing.acquired_kind("we moved here in May") == "moved"
+    assert parsing.acquired_kind("got her in May") == "got"
+
+
+@pytest.mark.parametrize("said, only_time", [
+    ("3pm", True), ("at 10:30", True), ("around noon", True), ("10 a.m.", True),
+    ("tomorrow", False), ("saturday at 3pm", False), ("7/4", False)])
+def test_a_time_of_day_without_a_day(said, only_time):
+    assert parsing.is_time_only(said) is only_time
+
+
+@pytest.mark.parametrize("said, has", [
+    ("tomorrow at 10am", True), ("noon", True), ("3pm", True), ("7/4", False), ("july 4th", False),
+    ("saturday", False)])
+def test_a_when_phrase_that_carries_a_time(said, has):
+    assert parsing.has_time(said) is has
+
+
+def test_stored_values_are_recognised():
+    assert parsing.is_clock_time("14:30") and not parsing.is_clock_time("2:30 pm")
+    assert parsing.is_iso_date("2026-07-03") and not parsing.is_iso_date("July 3")
+
+
+def test_a_correction_names_its_fields_and_may_carry_the_new_value():
+    assert parsing.fields_named("no, the phone and the date are wrong") == ["burn_phone", "burn_date"]
+    assert parsing.fields_named("yes that's right") == []
+    assert parsing.new_value("burn_location", "no, the location is the north field by the pond.") == \
+        "the north field by the pond"
+    assert parsing.new_value("burner_name", "change the name") is None
+    assert parsing.asks_a_change("actually, one thing is wrong") and not parsing.asks_a_change("yes")
+
+
+def test_the_opening_request_sent_again():
+    assert parsing.asks_to_notify("I want to notify the fire department of a burn")
+    assert parsing.asks_to_notify("burn notification report")
+    assert not parsing.asks_to_notify("Pat Olson")
+
+
+def test_names():
+    assert parsing.stated_name("My name is Parker Hanson.") == "Parker Hanson"
+    assert parsing.stated_name("what name is on the license?") is None
+    assert parsing.name_in("hi, my name is Pat Olson") == "Pat Olson"
+    assert parsing.name_from_reply("I'm Pat Olson.") == "Pat Olson"
+    assert parsing.clean_name("  Pat   Olson ") == "Pat Olson"
+    for not_a_name in ("608 555 0142", "P", "12", "x" * 81):
+        assert parsing.clean_name(not_a_name) is None, not_a_name
+
+
+def test_addresses_need_a_house_number_and_a_street():
+    assert parsing.address_in("ok my address is N1234 County Road K") == "N1234 County Road K"
+    assert parsing.address_from_reply("I live at 2345 Hwy 51") == "2345 Hwy 51"
+    assert parsing.street_address("N1234  County Road K") == "N1234 County Road K"
+    assert parsing.street_address("somewhere") is None
+    assert parsing.street_address("County Road K") is None
+
+
+def test_places_on_the_property():
+    assert parsing.clean_place(" behind   the barn ") == "behind the barn"
+    assert parsing.clean_place("it") is None and parsing.clean_place("x" * 201) is None
+
+
+def test_phone_numbers():
+    assert parsing.phone_in("no, the phone is 608-555-0199") == "(608) 555-0199"
+    assert parsing.phone_in("call me tomorrow") is None
+    assert parsing.valid_phone("608.555.0142") == "(608) 555-0142"
+    assert parsing.valid_phone("555-12") is None and parsing.valid_phone("not a number") is None
+
+
+def test_the_date_that_goes_with_each_question():
+    text = "got them in May, buying today"
+    whens = ents(text, ("in May", "when"), ("today", "when"))
+    assert parsing.when_after(whens, text, parsing.ACQUIRED_CUE, parsing.BUY_CUE, asked=False)["value"] == "in May"
+    assert parsing.when_after(whens, text, parsing.BUY_CUE, parsing.ACQUIRED_CUE, asked=False)["value"] == "today"
+    bare = "in May"
+    assert parsing.when_after(ents(bare, ("in May", "when")), bare, parsing.BUY_CUE, parsing.ACQUIRED_CUE,
+                              asked=False) is None
+    assert parsing.when_after(ents(bare, ("in May", "when")), bare, parsing.BUY_CUE, parsing.ACQUIRED_CUE,
+                              asked=True)["value"] == "in May"
