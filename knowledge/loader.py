@@ -337,6 +337,18 @@ def _load_materials(path: Path, sections) -> dict | None:
     return groups
 
 
+def _add_state_rules(state_sections: dict[str, Section]) -> None:
+    """knowledge/state/admin_code.yml: Wisconsin Administrative Code rules (NR 429.04) beside the statutes."""
+    path = ROOT / "state" / "admin_code.yml"
+    if not path.exists():
+        return
+    rules, _ = _load_sections(path, "Wisconsin Administrative Code")
+    for number in rules:
+        if number in state_sections:
+            raise KnowledgeError("knowledge/state/admin_code.yml", number, "also a section of state/sections.yml")
+    state_sections.update(rules)
+
+
 def _contact(f: _File, raw: Any, key: str) -> Contact:
     c = f.mapping(raw, key, {"name", "phone"}, {"email", "placeholder"})
     return Contact(f.text(c["name"], f"{key}.name"), f.text(str(c["phone"]), f"{key}.phone"),
@@ -362,6 +374,7 @@ def load_town(key: str, root: Path | None = None) -> Town:
         if not isinstance(t[axis], (int, float)) or abs(t[axis]) > limit:
             raise f.fail(axis, f"must be a number within ±{limit}")
     state_sections, _ = _load_sections(ROOT / "state" / "sections.yml", "Wisconsin Statutes")
+    _add_state_rules(state_sections)
     sections, meta = _load_sections(folder / "sections.yml", t["code_name"])
     all_sections = {**state_sections, **sections}
     params: dict[str, Parameter] = {}
