@@ -227,7 +227,8 @@ def _span(overlaps: list[tuple[datetime, datetime]], rise: datetime, set_: datet
         return f"until sunset at {words_for_time(set_)}, not after"
     if len(overlaps) == 1 and overlaps[0][0] == rise:
         return f"from sunrise at {words_for_time(rise)}, not before"
-    return "only between sunrise and sunset"
+    return "only " + " and ".join(f"from {words_for_time(a)} to {words_for_time(b)} on {words_for_day(a.date())}"
+                                  for a, b in overlaps) + ", the daylight hours"
 
 
 def _result(town, moment, start, end, day, rise, set_, daylight, overlaps, blocked, match, allowed) -> str:
