@@ -296,14 +296,15 @@ def burning_order_status(town: Town, *, now: datetime, order: BurningOrder | Non
     as_of = f"{words_for_time(local)} on {words_for_day(day)}"
     active = bool(order is not None and order.active)
     answer = Answer(topic="no_burning_order", town=town.key, result="", value={"order_active": active})
+    rule = town.render(_rule(town, "no_burning_order", "order_in_effect" if active else "no_order_recorded").text,
+                       day)
+    rule = rule[:1].lower() + rule[1:]
     if active:
-        since = f" since {order.since.astimezone(ZoneInfo(town.timezone)):%B %-d, %Y}" if order.since else ""
+        since = f", since {order.since.astimezone(ZoneInfo(town.timezone)):%B %-d, %Y}" if order.since else ""
         reason = f" ({order.reason})" if order.reason else ""
-        rule = town.render(_rule(town, "no_burning_order", "order_in_effect").text, day)
-        answer.result = f"Yes (as of {as_of}{since}{reason}). {rule}"
+        answer.result = f"Yes: {rule} (As of {as_of}{since}{reason}.)"
     else:
-        rule = town.render(_rule(town, "no_burning_order", "no_order_recorded").text, day)
-        answer.result = f"No (as of {as_of}). {rule}"
+        answer.result = f"No: {rule} (As of {as_of}.)"
     answer.step(town.render(t.summary, day), *t.citations)
     status = _rule(town, "no_burning_order", "status_source")
     answer.cite(status.citation)
