@@ -133,3 +133,13 @@ def test_mequon_burning_is_not_covered_and_borrows_no_dunkirk_rule():
     answer = handlers.burning(TOWNS["mequon"], at=datetime(2026, 7, 4, 12, tzinfo=TZ), material="plastic")
     assert "does not cover" in answer.result
     assert not any(c.section.code == "Dunkirk Code" for c in answer.citations)
+
+
+def test_every_material_name_reads_as_its_own_group():
+    """Each name of materials.yml, said alone, is read by the group that lists it (no name shadows another)."""
+    t = TOWNS["dunkirk"]
+    for groups in t.materials.values():
+        for g in groups:
+            for name in g.names:
+                match = handlers.material_rule(t, " ".join(name))
+                assert match.groups == (g,), f"{' '.join(name)!r} reads as {[x.what for x in match.groups]}"
