@@ -185,8 +185,8 @@ def burning(town: Town, *, at: datetime | Moment, order: BurningOrder | None = N
         where = ("partly after sunset or before sunrise" if daylight == "some" else
                  f"before sunrise ({words_for_time(rise)})" if early else f"after sunset ({words_for_time(set_)})")
         _step(answer, town, "burning_hours", "after_sunset_exception", day, before=f"That time is {where}. ")
-    elif (match is None or match.kind not in ("prohibited", "permit_required")):
-        _step(answer, town, "burning_hours", "after_sunset_exception", day, before="After sunset: ")
+    elif match is None or match.kind not in ("prohibited", "permit_required"):
+        _step(answer, town, "burning_hours", "after_sunset_exception", day)
     if match is not None:
         _material_steps(answer, town, match, day)
     else:
