@@ -18,8 +18,8 @@ from typing import Any
 import yaml
 
 from .errors import KnowledgeError, NeedsClarification
-from .model import (PLACEHOLDER, Citation, Contact, Gap, Paragraph, Parameter, Section, Topic, TopicRule, Town,
-                    Value)
+from .model import (MATERIAL_KINDS, PLACEHOLDER, Citation, Contact, Gap, MaterialGroup, Paragraph, Parameter,
+                    Section, Topic, TopicRule, Town, Value, material_words)
 
 ROOT = Path(__file__).resolve().parent
 UNITS = {"USD", "dogs", "cats", "animals", "days", "weeks", "months", "years", "feet", "inches",
@@ -318,23 +318,49 @@ def _load_gaps(path: Path, sections) -> tuple[Gap, ...]:
 
 
 def _load_materials(path: Path, sections) -> dict | None:
-    """Optional materials.yml: words residents use for materials, grouped by the rule that governs them."""
+    """Optional materials.yml: names residents use for materials, grouped by the rule that governs them
+    (format: knowledge/DATA.md). A name may appear in one group only."""
     if not path.exists():
         return None
     f = _File(path)
-    top = f.mapping(f.data, "(top)", {"prohibited", "permit_required", "state_rules"})
-    groups: dict[str, list] = {}
-    for kind in ("prohibited", "permit_required"):
+    top = f.mapping(f.data, "(top)", {"prohibited"}, set(MATERIAL_KINDS))
+    groups: dict[str, list[MaterialGroup]] = {}
+    seen: dict[tuple[str, ...], str] = {}
+    for kind in MATERIAL_KINDS:
         groups[kind] = []
-        for i, raw in enumerate(f.listing(top[kind], kind)):
-            g = f.mapping(raw, f"{kind}[{i}]", {"what", "words", "citation"})
-            words = [f.text(w, f"{kind}[{i}].words") for w in f.listing(g["words"], f"{kind}[{i}].words")]
-            groups[kind].append({"what": f.text(g["what"], f"{kind}[{i}].what"), "words": words,
-                                 "citation": _cite(f, sections, g["citation"], f"{kind}[{i}].citation")})
-    s = f.mapping(top["state_rules"], "state_rules", {"words", "citation"})
-    groups["state_rules"] = {"words": [f.text(w, "state_rules.words") for w in f.listing(s["words"], "state_rules")],
-                             "citation": _cite(f, sections, s["citation"], "state_rules.citation")}
+        for i, raw in enumerate(f.listing(top.get(kind), kind)):
+            key = f"{kind}[{i}]"
+            g = f.mapping(raw, key, {"what", "names", "rule", "citations"})
+            names = []
+            for n in f.listing(g["names"], f"{key}.names"):
+                words = material_words(f.text(str(n), f"{key}.names"))
+                if not words:
+                    raise f.fail(f"{key}.names", f"{n!r} has no words")
+                if words in seen:
+                    raise f.fail(f"{key}.names", f"{n!r} is also a name in {seen[words]}")
+                seen[words] = key
+                names.append(words)
+            if not names:
+                raise f.fail(f"{key}.names", "a group needs at least one name")
+            citations = tuple(_cite(f, sections, c, f"{key}.citations[{j}]")
+                              for j, c in enumerate(f.listing(g["citations"], f"{key}.citations")))
+            if not citations:
+                raise f.fail(f"{key}.citations", "a group needs at least one citation")
+            groups[kind].append(MaterialGroup(kind, f.text(g["what"], f"{key}.what"), tuple(names),
+                                              " ".join(f.text(g["rule"], f"{key}.rule").split()), citations))
     return groups
+
+
+def _add_state_rules(state_sections: dict[str, Section]) -> None:
+    """knowledge/state/admin_code.yml: Wisconsin Administrative Code rules (NR 429.04) beside the statutes."""
+    path = ROOT / "state" / "admin_code.yml"
+    if not path.exists():
+        return
+    rules, _ = _load_sections(path, "Wisconsin Administrative Code")
+    for number in rules:
+        if number in state_sections:
+            raise KnowledgeError("knowledge/state/admin_code.yml", number, "also a section of state/sections.yml")
+    state_sections.update(rules)
 
 
 def _contact(f: _File, raw: Any, key: str) -> Contact:
@@ -362,6 +388,7 @@ def load_town(key: str, root: Path | None = None) -> Town:
         if not isinstance(t[axis], (int, float)) or abs(t[axis]) > limit:
             raise f.fail(axis, f"must be a number within ±{limit}")
     state_sections, _ = _load_sections(ROOT / "state" / "sections.yml", "Wisconsin Statutes")
+    _add_state_rules(state_sections)
     sections, meta = _load_sections(folder / "sections.yml", t["code_name"])
     all_sections = {**state_sections, **sections}
     params: dict[str, Parameter] = {}

@@ -146,6 +146,35 @@ class TopicRule:
     citation: Citation
 
 
+MATERIAL_KINDS = ("prohibited", "permit_required", "conditional", "allowed")
+
+
+@dataclass(frozen=True)
+class MaterialGroup:
+    """Names residents use for materials one rule governs (materials.yml): prohibited, permit_required,
+    conditional (depends on what exactly it is) or allowed; ``rule`` states the law and ``citations`` back it."""
+
+    kind: str
+    what: str
+    names: tuple[tuple[str, ...], ...]  # each name as its words, from material_words()
+    rule: str
+    citations: tuple[Citation, ...]
+
+
+def material_words(text: str) -> tuple[str, ...]:
+    """Lower-case words of ``text`` with a plural ending dropped ("Old Tires!" -> ("old", "tire"))."""
+    words = []
+    for w in re.sub(r"[^a-z0-9]+", " ", str(text).lower()).split():
+        if len(w) > 3 and w.endswith("ies"):
+            w = w[:-3] + "y"
+        elif len(w) > 3 and w.endswith(("ches", "shes", "xes", "sses")):
+            w = w[:-2]
+        elif len(w) > 3 and w.endswith("s") and not w.endswith("ss"):
+            w = w[:-1]
+        words.append(w)
+    return tuple(words)
+
+
 @dataclass(frozen=True)
 class Gap:
     id: str
@@ -186,7 +215,7 @@ class Town:
     parameters: dict[str, Parameter] = field(default_factory=dict)
     topics: dict[str, Topic] = field(default_factory=dict)
     gaps: tuple[Gap, ...] = ()
-    materials: dict | None = None  # materials.yml: what may be burned, by the rule that governs it
+    materials: dict | None = None  # materials.yml: {kind: [MaterialGroup, ...]} by the rule that governs them
     scope: Citation | None = None  # the words that say what the code covers
 
     def param(self, name: str) -> Parameter:

@@ -1,200 +1,316 @@
 """Is open burning allowed at a given moment, and what must the resident do?
 
-Dunkirk Code 7.09 to 7.13: burning is permitted only between sunrise and sunset, never while a
-no-burning order is in effect, never of the materials 7.10 prohibits, and only after notifying the
-Fire Department; 7.12 sets the rules for a burn and 7.13 the costs and penalties.
-A town whose code has no burning rules (Mequon) gets "not covered" and the clerk's contact, never Dunkirk's rules.
+The law comes from the town's data, never from this module: the hours, the after-sunset exception, the
+no-burning order, the notification and the rules of a burn are the `rules` of the town's burning topics
+(topics.yml), the materials are its materials.yml (with the state rule in knowledge/state), and each step of
+an answer carries the citations that back it. For Dunkirk that is Code 7.09 to 7.13 and Wis. Admin. Code
+NR 429.04. A town whose code has no burning rules (Mequon) gets "not covered" and the clerk's contact.
 """
 
 from __future__ import annotations
 
-import re
-from datetime import date, datetime
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
-from ..errors import NeedsClarification
-from ..model import Answer, BurningOrder, Town
+from ..errors import KnowledgeError, NeedsClarification
+from ..model import MATERIAL_KINDS, PLACEHOLDER, Answer, BurningOrder, MaterialGroup, Town, TopicRule, material_words
 from ..sun import sun_times
 from ..when import Moment, words_for_day, words_for_time
-from .common import a_day, add_contact, add_gaps, fmt, not_covered, use
+from .common import a_day, add_contact, add_gaps, not_covered
 
-NOTICE_FACTS = ("your name", "address", "telephone number", "the date", "the location",
-                "the approximate time of the burn")
-
-
-def _notify_steps(answer: Answer, town: Town) -> None:
-    t = town.topics["burn_notification"]
-    for c in t.citations:
-        answer.cite(c)
-    answer.steps.append("Before burning, notify the Fire Department with " + ", ".join(NOTICE_FACTS[:-1])
-                        + f" and {NOTICE_FACTS[-1]}.")
-
-
-def _rule_steps(answer: Answer, town: Town, on: date) -> None:
-    feet = use(answer, town, "open_burning.setback_feet", on)
-    answer.steps.append("A responsible adult must attend the fire until it is totally extinguished.")
-    answer.steps.append("Burn only when wind and weather do not create a risk of the fire spreading.")
-    answer.steps.append(f"Keep the fire at least {fmt(town, 'open_burning.setback_feet', feet)} from any "
-                        "structure, hay stack or fuel storage, and never on a paved surface within a "
-                        "right-of-way; provide firebreaks.")
-    answer.caveats.append("The landowner pays the cost of extinguishing a fire burned in violation, and of "
-                          "any fire that gets out of control; violations, including failing to notify, are "
-                          "Class C forfeitures under Chapter 17, which our copy does not include.")
-    for key in ("burning_rules", "burning_penalties"):
-        for c in town.topics[key].citations:
-            answer.cite(c)
+#: every rule a covered town's burning topics must carry, by topic
+RULES = {
+    "burning_hours": ("daylight_only", "after_sunset_exception", "not_prohibited_permitted"),
+    "burning_rules": ("yes_conditions", "attend", "weather", "setback", "firebreaks", "air_rules",
+                      "landowner_responsible"),
+    "burn_notification": ("notify_first",),
+    "prohibited_materials": ("reminder", "state_rules_clause", "not_listed"),
+    "no_burning_order": ("order_in_effect", "no_order_recorded", "status_source"),
+    "burning_penalties": ("extinguish_costs", "out_of_control_costs", "forfeitures"),
+}
 
 
-def material_rule(town: Town, material: str) -> tuple[str, str, object | None]:
-    """("prohibited" | "permit" | "state_rules" | "not_listed", what, citation) for a material's name."""
-    text = " " + re.sub(r"[^a-z ]+", " ", material.lower()) + " "
-    groups = town.materials or {}
-    for kind, label in (("prohibited", "prohibited"), ("permit_required", "permit")):
-        for g in groups.get(kind, []):
-            if any(f" {w} " in text for w in g["words"]):
-                return label, g["what"], g["citation"]
-    state = groups.get("state_rules")
-    if state and any(f" {w} " in text for w in state["words"]):
-        return "state_rules", material.strip(), state["citation"]
-    return "not_listed", material.strip(), None
+def _rule(town: Town, topic: str, name: str) -> TopicRule:
+    try:
+        return town.topics[topic].rules[name]
+    except KeyError:
+        raise KnowledgeError(f"knowledge/towns/{town.key}/topics.yml", f"{topic}.rules.{name}",
+                             "the burning handler needs this rule") from None
 
 
-def _check_material(answer: Answer, town: Town, material: str | None) -> bool:
-    """Adds the material's rule to the answer; False when it may not be burned."""
-    if not material:
-        return True
-    kind, what, citation = material_rule(town, material)
-    if citation is not None:
-        answer.cite(citation)
-    if kind == "prohibited":
-        answer.steps.append(f"{what.capitalize()} may not be burned in the Town at any time.")
-        return False
-    if kind == "permit":
-        answer.steps.append(f"Burning {what} is prohibited without a permit.")
-        return False
-    if kind == "state_rules":
-        answer.caveats.append(f"{citation.ref} also bans materials prohibited by state statute or administrative rule; "
-                              f"our copy does not include those rules, so check with the Wisconsin DNR before "
-                              f"burning {what}.")
-        return True
-    answer.steps.append(f"The code's list of prohibited materials does not include {what}; open burning not "
-                        "prohibited there is permitted between sunrise and sunset.")
-    return True
+def _step(answer: Answer, town: Town, topic: str, name: str, day: date, before: str = "") -> str:
+    """Add the town's rule ``topic.name`` as a step backed by its citation; returns its text."""
+    rule = _rule(town, topic, name)
+    text = town.render(rule.text, day)
+    citations = [rule.citation] + [town.param(m).reference for m in _placeholders(rule.text)]
+    answer.step(f"{before}{text}", *citations)
+    return text
 
 
-def _order_blocks(answer: Answer, order: BurningOrder | None) -> bool:
+def _placeholders(text: str) -> list[str]:
+    return [m.group(1) for m in PLACEHOLDER.finditer(text)]
+
+
+# -- materials ----------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class MaterialMatch:
+    """How the town's materials.yml reads what the resident named: the kind that decides the answer
+    ("prohibited", "permit_required", "conditional", "allowed" or "not_listed") and the groups that say so."""
+
+    said: str
+    kind: str
+    groups: tuple[MaterialGroup, ...] = ()
+
+
+def material_rule(town: Town, material: str) -> MaterialMatch:
+    """Match ``material`` (the resident's words) against the town's material names (knowledge/DATA.md).
+
+    A name inside a longer matched name does not count ("wood" in "painted wood"); of the rest, the strictest
+    kind wins (prohibited, then permit_required, conditional, allowed). No match: "not_listed".
+    """
+    said = " ".join(str(material).split())
+    words = material_words(said)
+    found = []  # (start, end, group)
+    for kind in MATERIAL_KINDS:
+        for group in (town.materials or {}).get(kind, []):
+            for name in group.names:
+                n = len(name)
+                for i in range(len(words) - n + 1):
+                    if words[i:i + n] == name:
+                        found.append((i, i + n, group))
+    kept = [f for f in found
+            if not any(o[0] <= f[0] and f[1] <= o[1] and o[1] - o[0] > f[1] - f[0] for o in found)]
+    for kind in MATERIAL_KINDS:
+        groups = tuple(dict.fromkeys(g for _, _, g in kept if g.kind == kind))
+        if groups:
+            return MaterialMatch(said, kind, groups)
+    return MaterialMatch(said, "not_listed")
+
+
+def _material_steps(answer: Answer, town: Town, match: MaterialMatch, day: date) -> None:
+    for g in match.groups:
+        answer.step(f"I read \u201c{match.said}\u201d as {g.what}. {g.rule}", *g.citations)
+    if match.kind in ("prohibited", "permit_required") and any(
+            c.section.code != town.code_name for g in match.groups for c in g.citations):
+        _step(answer, town, "prohibited_materials", "state_rules_clause", day)
+    if match.kind == "not_listed":
+        _step(answer, town, "prohibited_materials", "not_listed", day, before=f"\u201c{match.said}\u201d: ")
+        _step(answer, town, "prohibited_materials", "state_rules_clause", day)
+    if match.kind in ("not_listed", "allowed", "conditional"):
+        _step(answer, town, "burning_hours", "not_prohibited_permitted", day)
+    if match.kind == "not_listed":
+        for g in (town.materials or {}).get("allowed", []):
+            answer.step(f"What the rules name as allowed: {g.what}. {g.rule}", *g.citations)
+
+
+# -- time of day -------------------------------------------------------------------------------------
+
+def _windows(town: Town, start: datetime, end: datetime) -> list[tuple[datetime, datetime]]:
+    """Sunrise-to-sunset windows of every day from ``start`` to ``end`` (town time)."""
+    out, day = [], start.date()
+    while day <= end.date():
+        out.append(sun_times(town, day))
+        day += timedelta(days=1)
+    return out
+
+
+def _daylight(town: Town, start: datetime, end: datetime | None) -> tuple[str, list[tuple[datetime, datetime]]]:
+    """"all" | "some" | "none": how much of [start, end] lies between sunrise and sunset; the overlaps."""
+    if end is None or end <= start:
+        rise, set_ = sun_times(town, start.date())
+        inside = rise <= start <= set_
+        return ("all" if inside else "none"), ([(start, start)] if inside else [])
+    overlaps = [(max(start, r), min(end, s)) for r, s in _windows(town, start, end) if max(start, r) < min(end, s)]
+    if not overlaps:
+        return "none", []
+    covered = len(overlaps) == 1 and overlaps[0] == (start, end)
+    return ("all" if covered else "some"), overlaps
+
+
+# -- the answers ---------------------------------------------------------------------------------------
+
+def _order_step(answer: Answer, town: Town, order: BurningOrder | None, day: date) -> bool:
+    """The no-burning order's step; True when an order is in effect."""
     if order is not None and order.active:
-        reason = f" ({order.reason})" if order.reason else ""
         since = f" since {order.since:%B %-d, %Y}" if order.since else ""
-        answer.steps.append(f"A no-burning order is in effect{since}{reason}: no open burning of any type.")
+        reason = f" ({order.reason})" if order.reason else ""
+        _step(answer, town, "no_burning_order", "order_in_effect", day,
+              before=f"Recorded{since}{reason}: " if since or reason else "")
         return True
-    answer.steps.append("No no-burning order is in effect right now.")
+    _step(answer, town, "no_burning_order", "no_order_recorded", day)
     return False
+
+
+def _rule_steps(answer: Answer, town: Town, day: date) -> None:
+    _step(answer, town, "burn_notification", "notify_first", day)
+    for name in ("attend", "weather", "setback", "firebreaks", "air_rules", "landowner_responsible"):
+        _step(answer, town, "burning_rules", name, day)
+    for name in ("extinguish_costs", "out_of_control_costs", "forfeitures"):
+        _step(answer, town, "burning_penalties", name, day)
 
 
 def burning(town: Town, *, at: datetime | Moment, order: BurningOrder | None = None,
             material: str | None = None) -> Answer:
-    """May the resident burn at ``at`` (an aware datetime, or a Moment from knowledge.when)?"""
+    """May the resident burn ``material`` (their words, or None) at ``at``: an aware datetime, or a Moment
+    from knowledge.when (an instant, or an interval from ``start`` to ``end`` such as an evening or a night)?
+
+    ``value``: allowed (True; False; None when the material's rule leaves it open), in_hours, order_active,
+    material_ok (True/False/None), material_kind.
+    """
     moment = at if isinstance(at, Moment) else Moment(at, None, "instant", "")
-    if not isinstance(moment.start, datetime) or moment.start.tzinfo is None:
-        raise NeedsClarification("I need to know the time zone of that time.", field="when")
+    for t in (moment.start, moment.end):
+        if t is not None and (not isinstance(t, datetime) or t.tzinfo is None or t.utcoffset() is None):
+            raise NeedsClarification("I need to know the time zone of that time.", field="when")
     if not town.topics["burning_hours"].covered:
         return not_covered(town, "burning_hours", moment.start.date())
-    start = moment.start.astimezone(ZoneInfo(town.timezone))
+    tz = ZoneInfo(town.timezone)
+    start = moment.start.astimezone(tz)
+    end = moment.end.astimezone(tz) if moment.end is not None and moment.kind != "instant" else None
     day = start.date()
     said = moment.said or f"{words_for_day(day)} at {words_for_time(start)}"
     rise, set_ = sun_times(town, day)
     answer = Answer(topic="burning_hours", town=town.key, result="")
     answer.data.update(sunrise=rise.isoformat(), sunset=set_.isoformat(), understood=said)
-    for c in town.topics["burning_hours"].citations:
-        answer.cite(c)
-    answer.steps.append(f"I understood: {said}.")
-    answer.steps.append(f"On {words_for_day(day)}, sunrise is {words_for_time(rise)} and sunset "
-                        f"{words_for_time(set_)}: burning is permitted only between them.")
-    blocked = _order_blocks(answer, order)
-    material_ok = _check_material(answer, town, material)
 
-    if moment.kind == "instant":
-        in_hours = rise <= start <= set_
-        when_words = f"at {words_for_time(start)} on {words_for_day(day)}"
-        if not in_hours:
-            answer.steps.append("That time is " + ("before sunrise." if start < rise else "after sunset."))
+    daylight, overlaps = _daylight(town, start, end)
+    _step(answer, town, "burning_hours", "daylight_only", day,
+          before=f"I understood: {said}. On {words_for_day(day)}, sunrise is {words_for_time(rise)} and "
+                 f"sunset {words_for_time(set_)}. ")
+    blocked = _order_step(answer, town, order, day)
+    match = material_rule(town, material) if material and str(material).strip() else None
+    if daylight != "all" and not (moment.kind == "day" and daylight == "some"):
+        early = start < rise if end is None else end <= rise
+        where = ("partly after sunset or before sunrise" if daylight == "some" else
+                 f"before sunrise ({words_for_time(rise)})" if early else f"after sunset ({words_for_time(set_)})")
+        _step(answer, town, "burning_hours", "after_sunset_exception", day, before=f"That time is {where}. ")
+    elif match is None or match.kind not in ("prohibited", "permit_required"):
+        _step(answer, town, "burning_hours", "after_sunset_exception", day)
+    if match is not None:
+        _material_steps(answer, town, match, day)
     else:
-        end = moment.end or start
-        in_hours = start <= set_ and end >= rise
-        when_words = ("tonight" if moment.kind == "evening" else f"on {words_for_day(day)}")
-        if moment.kind == "evening" and in_hours:
-            answer.steps.append(f"The evening starts before sunset: you may burn until sunset at "
-                                f"{words_for_time(set_)}, not after.")
-        elif moment.kind == "evening":
-            answer.steps.append(f"Tonight is after sunset ({words_for_time(set_)}).")
-    allowed = in_hours and not blocked and material_ok
+        _step(answer, town, "prohibited_materials", "reminder", day)
+
+    material_ok = (None if match is None else True if match.kind == "allowed" else
+                   False if match.kind in ("prohibited", "permit_required") else None)
+    in_hours = daylight != "none"
+    if blocked or material_ok is False or not in_hours:
+        allowed = False
+    elif match is not None and material_ok is None:
+        allowed = None
+    else:
+        allowed = True
     answer.value = {"allowed": allowed, "in_hours": in_hours, "order_active": blocked,
-                    "material_ok": material_ok}
-    if allowed:
-        hours = (f"between sunrise ({words_for_time(rise)}) and sunset ({words_for_time(set_)})"
-                 if moment.kind == "day" else f"until sunset at {words_for_time(set_)}")
-        answer.result = (f"Yes, open burning is allowed {when_words}"
-                         + ("" if moment.kind == "instant" else f" {hours}")
-                         + ", if you notify the Fire Department first and follow the burning rules.")
-    else:
-        why = ("a no-burning order is in effect" if blocked else
-               "that material may not be burned" if not material_ok else
-               "burning is allowed only between sunrise and sunset")
-        answer.result = f"No, you may not burn {when_words}: {why}."
-        if not in_hours and not blocked and material_ok:
-            answer.caveats.append("The Town Board may permit burning after sunset when a landowner asks for a "
-                                  "specific exception.")
-    _notify_steps(answer, town)
+                    "material_ok": material_ok, "material_kind": None if match is None else match.kind}
+    answer.result = _result(town, moment, start, end, day, rise, set_, daylight, overlaps, blocked, match, allowed)
     _rule_steps(answer, town, day)
-    add_gaps(answer, town, "burning_hours")
+    for topic in ("burning_hours", "prohibited_materials", "burning_rules", "burning_penalties"):
+        add_gaps(answer, town, topic)
     add_contact(answer, town)
     return answer
 
 
+def _when_words(moment: Moment, start: datetime, day: date) -> str:
+    if moment.kind == "instant" or moment.end is None:
+        return f"at {words_for_time(start)} on {words_for_day(day)}"
+    if moment.kind == "evening":
+        return "tonight"
+    if moment.kind == "day":
+        return f"on {words_for_day(day)}"
+    return moment.said or f"from {words_for_time(start)} on {words_for_day(day)}"
+
+
+def _span(overlaps: list[tuple[datetime, datetime]], rise: datetime, set_: datetime) -> str:
+    """Words for the daylight part of an interval: "until sunset at 8:38 p.m. CDT", "from sunrise at ..."."""
+    if len(overlaps) == 1 and overlaps[0][1] == set_:
+        return f"until sunset at {words_for_time(set_)}, not after"
+    if len(overlaps) == 1 and overlaps[0][0] == rise:
+        return f"from sunrise at {words_for_time(rise)}, not before"
+    return "only " + " and ".join(f"from {words_for_time(a)} to {words_for_time(b)} on {words_for_day(a.date())}"
+                                  for a, b in overlaps) + ", the daylight hours"
+
+
+def _result(town, moment, start, end, day, rise, set_, daylight, overlaps, blocked, match, allowed) -> str:
+    """The answer's first sentence: the strongest reason first (order, material, hours), the law's words."""
+    when_words = _when_words(moment, start, day)
+    what = f"{match.said} " if match is not None else ""
+    rule = lambda topic, name: town.render(_rule(town, topic, name).text, day)  # noqa: E731
+    if blocked:
+        return f"No, you may not burn {what}{when_words}: {rule('no_burning_order', 'order_in_effect')}"
+    if match is not None and match.kind in ("prohibited", "permit_required"):
+        return f"No, you may not burn {match.said}: " + " ".join(g.rule for g in match.groups)
+    if daylight == "none":
+        early = start < rise if end is None else end <= rise
+        side = (f"before sunrise ({words_for_time(rise)})" if early else f"after sunset ({words_for_time(set_)})")
+        return (f"No, you may not burn {what}{when_words}: that is {side}. "
+                f"{rule('burning_hours', 'daylight_only')} {rule('burning_hours', 'after_sunset_exception')}")
+    if match is not None and match.kind == "conditional":
+        return (f"It depends on the {match.said}: " + " ".join(g.rule for g in match.groups)
+                + " The time itself is " + ("within" if daylight == "all" else "partly within")
+                + " the hours when burning is allowed.")
+    if match is not None and match.kind == "not_listed":
+        return (f"I can't confirm that you may burn {match.said}: it is not named in the lists of materials we "
+                f"hold. Ask the {town.contact_line()} first. The time itself is "
+                + ("within" if daylight == "all" else "partly within") + " the hours when burning is allowed.")
+    conditions = rule("burning_rules", "yes_conditions")
+    if moment.kind == "day":
+        return (f"Yes, you may burn {what}on {words_for_day(day)} between sunrise ({words_for_time(rise)}) and "
+                f"sunset ({words_for_time(set_)}), {conditions} {rule('burning_hours', 'after_sunset_exception')}")
+    if daylight == "some":
+        return (f"Yes, you may burn {what}{when_words} {_span(overlaps, rise, set_)}, {conditions} "
+                f"{rule('burning_hours', 'after_sunset_exception')}")
+    return f"Yes, you may burn {what}{when_words}, {conditions}"
+
+
 def burn_window(town: Town, *, day: date, order: BurningOrder | None = None) -> Answer:
-    """Sunrise-to-sunset window on ``day`` for the burn-notification form (7.11, 7.10(4))."""
+    """Sunrise-to-sunset window on ``day`` for the burn-notification form, from the town's burning rules."""
     day = a_day(day, "day")
     if not town.topics["burning_hours"].covered:
         return not_covered(town, "burning_hours", day)
     rise, set_ = sun_times(town, day)
     answer = Answer(topic="burning_hours", town=town.key, result="")
-    for c in town.topics["burning_hours"].citations:
-        answer.cite(c)
-    blocked = _order_blocks(answer, order)
+    hours = _step(answer, town, "burning_hours", "daylight_only", day,
+                  before=f"On {words_for_day(day)}, sunrise is {words_for_time(rise)} and sunset "
+                         f"{words_for_time(set_)}. ")
+    _step(answer, town, "burning_hours", "after_sunset_exception", day)
+    blocked = _order_step(answer, town, order, day)
     answer.value = {"sunrise": rise, "sunset": set_, "allowed": not blocked}
-    answer.result = (f"On {words_for_day(day)} burning is permitted between sunrise ({words_for_time(rise)}) "
-                     f"and sunset ({words_for_time(set_)})" + (", but a no-burning order is in effect."
-                                                               if blocked else "."))
+    answer.result = (f"On {words_for_day(day)}, sunrise is {words_for_time(rise)} and sunset {words_for_time(set_)}. "
+                     + (town.render(_rule(town, "no_burning_order", "order_in_effect").text, day)
+                        if blocked else hours))
     add_contact(answer, town)
     return answer
 
 
 def burning_order_status(town: Town, *, now: datetime, order: BurningOrder | None) -> Answer:
-    """Is a no-burning order in effect right now (Dunkirk 7.09(4), 7.10(4))? The status comes from the
-    records the Clerk keeps; the rule text comes from the town's `no_burning_order` topic."""
+    """Is a no-burning order in effect right now? The status comes from the records the Clerk keeps; what
+    an order means comes from the town's `no_burning_order` topic and its rules."""
     if not isinstance(now, datetime) or now.tzinfo is None:
         raise NeedsClarification("I need to know the time zone of that time.", field="now")
     local = now.astimezone(ZoneInfo(town.timezone))
     if "no_burning_order" not in town.topics or not town.topics["no_burning_order"].covered:
         return not_covered(town, "no_burning_order", local.date())
     t = town.topics["no_burning_order"]
-    as_of = f"{words_for_time(local)} on {words_for_day(local.date())}"
-    if order is not None and order.active:
-        since = f" since {order.since.astimezone(ZoneInfo(town.timezone)):%B %-d, %Y}" if order.since else ""
+    day = local.date()
+    as_of = f"{words_for_time(local)} on {words_for_day(day)}"
+    active = bool(order is not None and order.active)
+    answer = Answer(topic="no_burning_order", town=town.key, result="", value={"order_active": active})
+    rule = town.render(_rule(town, "no_burning_order", "order_in_effect" if active else "no_order_recorded").text,
+                       day)
+    rule = rule[:1].lower() + rule[1:]
+    if active:
+        since = f", since {order.since.astimezone(ZoneInfo(town.timezone)):%B %-d, %Y}" if order.since else ""
         reason = f" ({order.reason})" if order.reason else ""
-        result = (f"Yes: a no-burning order is in effect{since}{reason}. No open burning of any type is "
-                  f"allowed until the Town Board lifts it (as of {as_of}).")
+        answer.result = f"Yes: {rule} (As of {as_of}{since}{reason}.)"
     else:
-        result = f"No: no no-burning order is in effect in the {town.name} as of {as_of}."
-    answer = Answer(topic="no_burning_order", town=town.key, result=result,
-                    value={"order_active": bool(order is not None and order.active)})
-    answer.steps.append(town.render(t.summary, local.date()))
-    for c in t.citations:
-        answer.cite(c)
-    answer.caveats.append("The status is the one the Town Clerk records in this assistant; an order can be "
-                          "issued at any time, so check again on the day you burn.")
-    answer.caveats.extend(town.render(c, local.date()) for c in t.caveats)
+        answer.result = f"No: {rule} (As of {as_of}.)"
+    answer.step(town.render(t.summary, day), *t.citations)
+    status = _rule(town, "no_burning_order", "status_source")
+    answer.cite(status.citation)
+    answer.caveats.append(town.render(status.text, day))
+    answer.cite(_rule(town, "no_burning_order", "order_in_effect" if active else "no_order_recorded").citation)
+    answer.caveats.extend(town.render(c, day) for c in t.caveats)
     add_gaps(answer, town, "no_burning_order")
     add_contact(answer, town)
     return answer

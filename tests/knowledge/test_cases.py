@@ -11,6 +11,7 @@ arithmetic. A case gives the town, the handler, its input and what to expect:
         value.total: 3.00            # a dotted path into the Answer
         result_contains: ["$3.00"]
         cites: ["7.02-4"]            # citations whose reference starts with these
+        step_cites: [{step: "words of a step", cites: ["7.11"]}]   # that step's own citations
         raises: field                # instead: the handler asks to clarify this field
 
 The test also records every parameter the cases read; test_every_parameter_is_exercised checks the list.
@@ -118,7 +119,7 @@ def test_case(case):
             for bit in wanted:
                 assert bit in answer.result, f"{bit!r} not in {answer.result!r}"
         elif key == "steps_contain":
-            joined = " ".join(answer.steps)
+            joined = " ".join(map(str, answer.steps))
             for bit in wanted:
                 assert bit in joined, f"{bit!r} not in steps {answer.steps!r}"
         elif key == "caveats_contain":
@@ -129,6 +130,13 @@ def test_case(case):
             refs = [c.ref for c in answer.citations]
             for ref in wanted:
                 assert any(r.startswith(ref) for r in refs), f"no citation of {ref} in {refs}"
+        elif key == "step_cites":  # the step containing `step` is backed by citations starting with `cites`
+            for want in wanted:
+                steps = [s for s in answer.steps if want["step"] in str(s)]
+                assert steps, f"no step contains {want['step']!r}: {answer.steps!r}"
+                refs = [c.ref for s in steps for c in getattr(s, "citations", ())]
+                for ref in want["cites"]:
+                    assert any(r.startswith(ref) for r in refs), f"step {want['step']!r} cites {refs}, not {ref}"
         elif key == "said_contains":
             assert wanted in answer["said"]
         else:

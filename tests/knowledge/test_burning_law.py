@@ -1,0 +1,145 @@
+"""The burning answers state the law from the towns' data, and every step says which text backs it.
+
+Issue #10: burning.py holds no statement of law (no section numbers, no "Class C", no "Town Board"...), and
+every step of every burning answer (burning, burn_window, burning_order_status) carries its own citation.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import re
+from datetime import datetime, timedelta
+from pathlib import Path
+from zoneinfo import ZoneInfo
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from knowledge import handlers, load_town
+from knowledge.model import BurningOrder, Step
+from knowledge.when import Moment
+
+burning_module = importlib.import_module("knowledge.handlers.burning")
+TZ = ZoneInfo("America/Chicago")
+TOWNS = {key: load_town(key) for key in ("dunkirk", "mequon")}
+NAMES = sorted({" ".join(n) for groups in TOWNS["dunkirk"].materials.values() for g in groups for n in g.names})
+SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+moments = st.datetimes(min_value=datetime(2024, 1, 1), max_value=datetime(2030, 12, 31)).map(
+    lambda d: d.replace(tzinfo=TZ))
+intervals = st.builds(lambda s, hours, kind: Moment(s, s + timedelta(hours=hours), kind, ""),
+                      moments, st.integers(0, 30), st.sampled_from(["evening", "day", "night", "interval"]))
+orders = st.none() | st.builds(BurningOrder, st.booleans(), st.sampled_from(["", "exceptional dryness"]))
+materials = st.none() | st.sampled_from(NAMES) | st.sampled_from(["corn stalks", "hay", "an old shed", "  "])
+
+
+def assert_every_step_cited(answer) -> None:
+    assert answer.steps, answer.result
+    for step in answer.steps:
+        assert isinstance(step, Step), f"a bare step without its citations: {step!r}"
+        assert step.citations, f"step without a citation: {step.text!r}"
+        for c in step.citations:
+            assert any(c.ref == a.ref and c.quote == a.quote for a in answer.citations), \
+                f"{c.ref} backs a step but is not among the answer's sources"
+
+
+@SETTINGS
+@given(st.sampled_from(sorted(TOWNS)), moments | intervals, orders, materials)
+def test_every_step_of_a_burning_answer_carries_a_citation(town, at, order, material):
+    assert_every_step_cited(handlers.burning(TOWNS[town], at=at, order=order, material=material))
+
+
+@SETTINGS
+@given(st.sampled_from(sorted(TOWNS)), moments, orders)
+def test_every_step_of_the_window_and_the_order_status_carries_a_citation(town, at, order):
+    t = TOWNS[town]
+    assert_every_step_cited(handlers.burn_window(t, day=at.date(), order=order))
+    assert_every_step_cited(handlers.burning_order_status(t, now=at, order=order))
+
+
+@SETTINGS
+@given(moments | intervals, orders, materials)
+def test_no_answer_says_yes_unless_the_material_is_allowed_or_unnamed(at, order, material):
+    """A wrong "yes" is the worst answer: a material on no allowed list never gets allowed=True."""
+    answer = handlers.burning(TOWNS["dunkirk"], at=at, order=order, material=material)
+    kind = answer.value["material_kind"]
+    if answer.value["allowed"] is True:
+        assert kind in (None, "allowed") and not answer.value["order_active"] and answer.value["in_hours"]
+        assert answer.result.startswith("Yes")
+    if kind in ("prohibited", "permit_required") or answer.value["order_active"] or not answer.value["in_hours"]:
+        assert answer.value["allowed"] is False and answer.result.startswith("No")
+
+
+def _strings(path: Path) -> list[str]:
+    """The string literals of a module (f-string parts included), docstrings left out."""
+    tree = ast.parse(path.read_text())
+    docstrings = {id(n.body[0].value) for n in ast.walk(tree)
+                  if isinstance(n, (ast.Module, ast.FunctionDef, ast.ClassDef)) and n.body
+                  and isinstance(n.body[0], ast.Expr) and isinstance(n.body[0].value, ast.Constant)}
+    return [n.value for n in ast.walk(tree)
+            if isinstance(n, ast.Constant) and isinstance(n.value, str) and id(n) not in docstrings]
+
+
+LAW = re.compile(r"\b\d+\.\d+|Class [A-Z]\b|Town Board|Fire Department|Chapter|forfeit|prohibit|permitted|"
+                 r"Dunkirk|Mequon|NR \d|Clerk|landowner|no.burning order|extinguish|notif", re.I)
+
+
+def test_burning_module_states_no_law():
+    """Every statement of law in a burning answer comes from the town's YAML, none from Python."""
+    found = [s for s in _strings(Path(burning_module.__file__))
+             if LAW.search(s) and not re.fullmatch(r"[a-z_]+", s)]  # data keys ("forfeitures") are not law
+    assert not found, f"statements of law in burning.py: {found}"
+
+
+def test_the_law_check_finds_a_statement_of_law():
+    """The check above is not vacuous: it flags the kind of sentence the handler used to hold."""
+    assert LAW.search("Violations are Class C forfeitures under Chapter 17.")
+    assert LAW.search("The Town Board may permit burning after sunset")
+
+
+@pytest.mark.parametrize("town", sorted(TOWNS))
+def test_a_town_that_covers_burning_has_every_rule_the_handler_states(town):
+    t = TOWNS[town]
+    if not t.topics["burning_hours"].covered:
+        return
+    for topic, names in burning_module.RULES.items():
+        assert set(names) <= set(t.topics[topic].rules), f"{topic} lacks {set(names) - set(t.topics[topic].rules)}"
+
+
+def test_a_night_interval_is_answered_with_the_after_sunset_exception():
+    """However "after dark" is resolved into an interval, every minute of it after sunset gets 7.11's answer."""
+    t = TOWNS["dunkirk"]
+    night = Moment(datetime(2026, 7, 4, 21, 0, tzinfo=TZ), datetime(2026, 7, 5, 5, 0, tzinfo=TZ), "night",
+                   "after dark on Saturday, July 4, 2026")
+    answer = handlers.burning(t, at=night, material="brush")
+    assert answer.value["allowed"] is False and answer.value["in_hours"] is False
+    exception = t.topics["burning_hours"].rules["after_sunset_exception"]
+    assert exception.text in answer.result and exception.citation in answer.citations
+    assert "after sunset (8:38 p.m. CDT)" in answer.result
+
+
+def test_an_interval_reaching_past_sunset_is_allowed_only_until_sunset():
+    t = TOWNS["dunkirk"]
+    evening = Moment(datetime(2026, 7, 4, 19, 0, tzinfo=TZ), datetime(2026, 7, 4, 23, 0, tzinfo=TZ), "evening", "")
+    answer = handlers.burning(t, at=evening, material="leaves")
+    assert answer.value["allowed"] is True
+    assert "until sunset at 8:38 p.m. CDT, not after" in answer.result
+    assert t.topics["burning_hours"].rules["after_sunset_exception"].text in answer.result
+
+
+def test_mequon_burning_is_not_covered_and_borrows_no_dunkirk_rule():
+    answer = handlers.burning(TOWNS["mequon"], at=datetime(2026, 7, 4, 12, tzinfo=TZ), material="plastic")
+    assert "does not cover" in answer.result
+    assert not any(c.section.code == "Dunkirk Code" for c in answer.citations)
+
+
+def test_every_material_name_reads_as_its_own_group():
+    """Each name of materials.yml, said alone, is read by the group that lists it (no name shadows another)."""
+    t = TOWNS["dunkirk"]
+    for groups in t.materials.values():
+        for g in groups:
+            for name in g.names:
+                match = handlers.material_rule(t, " ".join(name))
+                assert match.groups == (g,), f"{' '.join(name)!r} reads as {[x.what for x in match.groups]}"
