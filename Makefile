@@ -29,7 +29,10 @@ test-knowledge: install
 
 # Each area adds its own test target to TEST_TARGETS in mk/<area>.mk; `make test` runs them all.
 TEST_TARGETS := test-knowledge
-include $(sort $(wildcard mk/*.mk))
+# bot.mk (model, Rasa token file) and web.mk (ports, WEB_TOKEN_FILE) first: the others name their variables in
+# prerequisites, which make expands when it reads the rule (load.mk's run-scaled needs $(WEB_TOKEN_FILE)).
+MK_FIRST := mk/bot.mk mk/web.mk
+include $(MK_FIRST) $(filter-out $(MK_FIRST),$(sort $(wildcard mk/*.mk)))
 
 test: $(TEST_TARGETS)
 
