@@ -47,13 +47,13 @@ clerk-account: install
 purge-records: install
 	$(BIN)/flask --app web purge
 
-# Test-client tests, the browser test (headless Chromium + axe-core) and the end-to-end test against the real
-# stack (needs the trained model, hence `train`).
+# The browser test (headless Chromium + axe-core) and the end-to-end test against the real stack (needs the
+# trained model, hence `train`); the test-client tests run in `make check`.
 test-web: install system-deps train
-	PYTHONPATH=$(CURDIR) $(BIN)/python -m pytest tests/records tests/web
+	PYTHONPATH=$(CURDIR) $(BIN)/python -m pytest -m stack tests/web
 
-# Quick loop while developing: no browser, no real stack.
+# This area's part of `make check`: no browser, no real stack.
 test-web-fast: install
-	PYTHONPATH=$(CURDIR) $(BIN)/python -m pytest -m "not slow" tests/records tests/web
+	PYTHONPATH=$(CURDIR) $(BIN)/python -m pytest -m "not stack and not faults" tests/records tests/web
 
-TEST_TARGETS += test-web
+STACK_TESTS += test-web

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -16,6 +17,7 @@ from . import hostile
 from .conftest import SENT, Records, assert_no_leak, leak_markers, examples, unchanged_except
 from .hostile import Hostile, lone_surrogate_json
 
+pytestmark = pytest.mark.fuzz
 SEEDED = examples(4200)
 HYPOTHESIS = examples(800)
 

@@ -26,6 +26,7 @@ from .conftest import (PUBLIC, SENT, TOKEN, Records, assert_no_leak, examples, l
                        unchanged_except)
 from .hostile import Hostile
 
+pytestmark = pytest.mark.fuzz
 SEEDED = examples(4200)
 HYPOTHESIS = examples(800)
 MAX_BODY = 32 * 1024

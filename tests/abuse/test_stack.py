@@ -26,7 +26,7 @@ from . import hostile
 from .conftest import SENT, assert_no_leak, leak_markers
 from .hostile import Hostile
 
-pytestmark = [pytest.mark.slow,
+pytestmark = [pytest.mark.faults,
               pytest.mark.skipif(not have_model(), reason="no trained Rasa model in models/ (`make train`)")]
 
 NOW = "2026-12-01T15:00:00+00:00"
