@@ -46,7 +46,3 @@ def sms_pages(answer: Answer, limit: int = 320) -> list[str]:
     if current:
         pages.append(current)
     return [p + MORE if i < len(pages) - 1 else p for i, p in enumerate(pages)]
-
-
-def unknown(town: Town, what: str) -> str:
-    return (f"Our copy of the {town.code_name} does not say {what}. Please ask the {town.contact_line()}.")
