@@ -6,7 +6,7 @@ the first page ends by offering "MORE" when there is more to say.
 
 from __future__ import annotations
 
-from .model import Answer, Town
+from .model import Answer
 
 _GSM = ("@£$¥èéùìòÇ\nØø\rÅåΔ_ΦΓΛΩΠΨΣΘΞÆæßÉ !\"#¤%&'()*+,-./0123456789:;<=>?¡ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÑÜ§"
         "¿abcdefghijklmnopqrstuvwxyzäöñüà")
