@@ -26,7 +26,7 @@ system-deps:
 
 # Everything, with honcho and the Procfile. Ctrl-C stops all three processes.
 # RASA_INSTANCES (1 or 2, default 2): Rasa is the CPU-bound part (about 40 ms a message on one core), so on a
-# 2-core machine a second instance nearly doubles throughput (README "Load and scale-out"). With SQLite and no
+# 2-core machine a second instance nearly doubles throughput (docs/performance.md). With SQLite and no
 # shared lock store each conversation stays on one instance (web/rasa.py routes by conversation id).
 RUN_RASA_INSTANCES ?= $(or $(RASA_INSTANCES),2)
 run: install train $(WEB_TOKEN_FILE)
