@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 
 export TOWN ?= dunkirk
 
-.PHONY: help install check test test-knowledge run clean
+.PHONY: help install check check-engine check-front test test-knowledge run clean
 
 help:
 	@echo "make run    - set up, train if needed, start the assistant (see README)"
@@ -29,10 +29,16 @@ test-knowledge: install
 	$(BIN)/python -m pytest tests/knowledge
 
 # The fast tier (docs/testing.md): every test not marked `stack` or `faults` (pyproject.toml), the in-process
-# fuzzers at CHECK_ABUSE_EXAMPLES inputs each. Needs neither `train` nor `system-deps`.
+# fuzzers at CHECK_ABUSE_EXAMPLES inputs each. Needs neither `train` nor `system-deps`. Two pytest processes,
+# one a core, each printing when it is done.
 CHECK_ABUSE_EXAMPLES ?= 150
+CHECK_PYTEST = ABUSE_EXAMPLES=$(CHECK_ABUSE_EXAMPLES) PYTHONPATH=$(CURDIR) $(BIN)/python -m pytest -m "not stack and not faults"
 check: install
-	ABUSE_EXAMPLES=$(CHECK_ABUSE_EXAMPLES) PYTHONPATH=$(CURDIR) $(BIN)/python -m pytest -m "not stack and not faults" tests
+	@$(MAKE) --no-print-directory -j2 --output-sync=target check-engine check-front
+check-engine:
+	$(CHECK_PYTEST) tests/knowledge tests/actions tests/bot tests/records
+check-front:
+	$(CHECK_PYTEST) tests/web tests/abuse tests/faults
 
 # The slower tiers: each area adds its targets in mk/<area>.mk, to STACK_TESTS (needs the trained model, the
 # browser or the stack) or to LAST_TESTS (the long fault, crash and abuse runs).
