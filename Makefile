@@ -1,4 +1,4 @@
-# The two commands a newcomer needs: `make run` and `make test` (see README).
+# The two commands a newcomer needs: `make run` and `make test` (see README); `make check` is the loop while working.
 SHELL := /bin/bash
 PYTHON ?= $(shell command -v python3.10 || command -v python)
 VENV := .venv
@@ -7,11 +7,12 @@ STAMP := $(VENV)/.installed
 
 export TOWN ?= dunkirk
 
-.PHONY: help install test test-knowledge run clean
+.PHONY: help install check check-engine check-front test test-knowledge run clean
 
 help:
 	@echo "make run    - set up, train if needed, start the assistant (see README)"
-	@echo "make test   - set up and run every test"
+	@echo "make check  - the fast tests (no trained model, browser or stack): run it while working"
+	@echo "make test   - set up and run every test: make check first, the stack tests, the fault tests last"
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -27,11 +28,31 @@ install: $(STAMP)
 test-knowledge: install
 	$(BIN)/python -m pytest tests/knowledge
 
-# Each area adds its own test target to TEST_TARGETS in mk/<area>.mk; `make test` runs them all.
-TEST_TARGETS := test-knowledge
-include $(sort $(wildcard mk/*.mk))
+# The fast tier (docs/testing.md): every test not marked `stack` or `faults` (pyproject.toml), the in-process
+# fuzzers at CHECK_ABUSE_EXAMPLES inputs each. Needs neither `train` nor `system-deps`. Two pytest processes,
+# one a core, each printing when it is done.
+CHECK_ABUSE_EXAMPLES ?= 150
+CHECK_PYTEST = ABUSE_EXAMPLES=$(CHECK_ABUSE_EXAMPLES) PYTHONPATH=$(CURDIR) $(BIN)/python -m pytest -m "not stack and not faults"
+check: install
+	@$(MAKE) --no-print-directory -j2 --output-sync=target check-engine check-front
+check-engine:
+	$(CHECK_PYTEST) tests/knowledge tests/actions tests/bot tests/records
+check-front:
+	$(CHECK_PYTEST) tests/web tests/abuse tests/faults
 
-test: $(TEST_TARGETS)
+# The slower tiers: each area adds its targets in mk/<area>.mk, to STACK_TESTS (needs the trained model, the
+# browser or the stack) or to LAST_TESTS (the long fault, crash and abuse runs).
+STACK_TESTS :=
+LAST_TESTS :=
+# bot.mk (model, Rasa token file) and web.mk (ports, WEB_TOKEN_FILE) first: the others name their variables in
+# prerequisites, which make expands when it reads the rule (load.mk's run-scaled needs $(WEB_TOKEN_FILE)).
+MK_FIRST := mk/bot.mk mk/web.mk
+include $(MK_FIRST) $(filter-out $(MK_FIRST),$(sort $(wildcard mk/*.mk)))
+
+# In this order even under make -j: a broken unit fails in seconds, the 20-minute runs come last.
+test: check
+	$(MAKE) --no-print-directory $(STACK_TESTS)
+	$(MAKE) --no-print-directory $(LAST_TESTS)
 
 clean:
 	rm -rf $(VENV) models .rasa .pytest_cache .hypothesis

@@ -6,7 +6,7 @@ the first page ends by offering "MORE" when there is more to say.
 
 from __future__ import annotations
 
-from .model import Answer, Town
+from .model import Answer
 
 _GSM = ("@£$¥èéùìòÇ\nØø\rÅåΔ_ΦΓΛΩΠΨΣΘΞÆæßÉ !\"#¤%&'()*+,-./0123456789:;<=>?¡ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÑÜ§"
         "¿abcdefghijklmnopqrstuvwxyzäöñüà")
@@ -46,7 +46,3 @@ def sms_pages(answer: Answer, limit: int = 320) -> list[str]:
     if current:
         pages.append(current)
     return [p + MORE if i < len(pages) - 1 else p for i, p in enumerate(pages)]
-
-
-def unknown(town: Town, what: str) -> str:
-    return (f"Our copy of the {town.code_name} does not say {what}. Please ask the {town.contact_line()}.")

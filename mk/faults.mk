@@ -5,9 +5,12 @@
 
 FAULT_TEST_DIRS = $(wildcard tests/faults tests/abuse)
 
-# tests/faults/test_no_loss.py: 1,000 SMS burn notifications while web, actions and Rasa are SIGKILLed and
-# restarted, on SQLite and PostgreSQL (FAULTS_NOTIFICATIONS / FAULTS_RESIDENTS / FAULTS_SEED change the run).
+# The last tier of `make test` (about 20 minutes): the tests marked `faults` (the real stack under faults, SIGKILLs
+# and hostile messages) and the in-process fuzzers at full count (`fuzz`; `make check` runs them at
+# CHECK_ABUSE_EXAMPLES). tests/faults/test_no_loss.py: 1,000 SMS burn notifications while web, actions and Rasa
+# are SIGKILLed and restarted, on SQLite and PostgreSQL (FAULTS_NOTIFICATIONS / FAULTS_RESIDENTS / FAULTS_SEED
+# change the run). Their other tests run in `make check`.
 test-faults: install system-deps train
-	PYTHONPATH=$(CURDIR) $(BIN)/python -m pytest $(FAULT_TEST_DIRS)
+	PYTHONPATH=$(CURDIR) $(BIN)/python -m pytest -m "faults or fuzz" $(FAULT_TEST_DIRS)
 
-TEST_TARGETS += test-faults
+LAST_TESTS += test-faults

@@ -26,7 +26,7 @@ system-deps:
 
 # Everything, with honcho and the Procfile. Ctrl-C stops all three processes.
 # RASA_INSTANCES (1 or 2, default 2): Rasa is the CPU-bound part (about 40 ms a message on one core), so on a
-# 2-core machine a second instance nearly doubles throughput (README "Load and scale-out"). With SQLite and no
+# 2-core machine a second instance nearly doubles throughput (docs/performance.md). With SQLite and no
 # shared lock store each conversation stays on one instance (web/rasa.py routes by conversation id).
 RUN_RASA_INSTANCES ?= $(or $(RASA_INSTANCES),2)
 run: install train $(WEB_TOKEN_FILE)
@@ -47,13 +47,13 @@ clerk-account: install
 purge-records: install
 	$(BIN)/flask --app web purge
 
-# Test-client tests, the browser test (headless Chromium + axe-core) and the end-to-end test against the real
-# stack (needs the trained model, hence `train`).
+# The browser test (headless Chromium + axe-core) and the end-to-end test against the real stack (needs the
+# trained model, hence `train`); the test-client tests run in `make check`.
 test-web: install system-deps train
-	PYTHONPATH=$(CURDIR) $(BIN)/python -m pytest tests/records tests/web
+	PYTHONPATH=$(CURDIR) $(BIN)/python -m pytest -m stack tests/web
 
-# Quick loop while developing: no browser, no real stack.
+# This area's part of `make check`: no browser, no real stack.
 test-web-fast: install
-	PYTHONPATH=$(CURDIR) $(BIN)/python -m pytest -m "not slow" tests/records tests/web
+	PYTHONPATH=$(CURDIR) $(BIN)/python -m pytest -m "not stack and not faults" tests/records tests/web
 
-TEST_TARGETS += test-web
+STACK_TESTS += test-web

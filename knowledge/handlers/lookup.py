@@ -90,7 +90,7 @@ def _words(text: str) -> list[str]:
 
 
 def search(town: Town, query: str, *, on: date, limit: int = 3) -> Answer:
-    """The best matching sections of the town's code for free text ``query`` (TF-IDF over paragraphs)."""
+    """The best matching sections of the town's code for free text ``query`` (Okapi BM25 over paragraphs)."""
     on = a_day(on, "on")
     terms = _words(query or "")
     if not terms:

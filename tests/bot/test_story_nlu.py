@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+pytestmark = pytest.mark.stack
 ROOT = Path(__file__).resolve().parents[2]
 MODEL = ROOT / "models" / "ordinance.tar.gz"
 ANNOT = re.compile(r"\[([^\]]+)\]\(([a-z_]+)\)")

@@ -42,7 +42,7 @@ from .conftest import NOW
 from .integrity import integrity_problems
 from .residents import Ledger, Resident, digits
 
-pytestmark = [pytest.mark.slow,
+pytestmark = [pytest.mark.faults,
               pytest.mark.skipif(not have_model(), reason="no trained Rasa model in models/ (make train)")]
 
 NOTIFICATIONS = int(os.environ.get("FAULTS_NOTIFICATIONS", "1000"))

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import json
 import threading
-import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 LONG = ("Dog licenses run from January 1 to December 31. " * 12).strip()
+SLOW = 5.0  # a "slow" message is answered after this long, unless the test releases it sooner
 
 
-def reply_for(message: str) -> list[dict]:
+def reply_for(message: str, fake: FakeRasa | None = None) -> list[dict]:
     m = message.lower()
     if message == "/ask_barking" or "barking" in m:
         return [{"text": "Dunkirk Code 7.02-6 covers barking: \"(1) Habitually barks\"."}]
@@ -23,7 +23,9 @@ def reply_for(message: str) -> list[dict]:
     if "long" in m:
         return [{"text": LONG}]
     if "slow" in m:
-        time.sleep(5)
+        if fake is not None:
+            fake.slow_arrived.set()
+            fake.release.wait(SLOW)
         return [{"text": "too late"}]
     if "nothing" in m:
         return []
@@ -33,8 +35,12 @@ def reply_for(message: str) -> list[dict]:
 
 
 class FakeRasa:
+    """``slow_arrived`` is set when a "slow" message arrives; ``release`` answers the waiting ones at once."""
+
     def __init__(self):
         self.received: list[dict] = []
+        self.slow_arrived = threading.Event()
+        self.release = threading.Event()
         outer = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -42,7 +48,7 @@ class FakeRasa:
                 length = int(self.headers.get("Content-Length") or 0)
                 body = json.loads(self.rfile.read(length) or b"{}")
                 outer.received.append(body)
-                data = json.dumps(reply_for(body.get("message", ""))).encode()
+                data = json.dumps(reply_for(body.get("message", ""), outer)).encode()
                 try:
                     self.send_response(200)
                     self.send_header("Content-Type", "application/json")
@@ -65,6 +71,7 @@ class FakeRasa:
         return self
 
     def __exit__(self, *exc):
+        self.release.set()  # no handler thread left waiting
         self.server.shutdown()
         self.server.server_close()
 

@@ -17,7 +17,7 @@ WCAG = {"runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "w
         "resultTypes": ["violations"]}
 
 pytestmark = [
-    pytest.mark.slow,
+    pytest.mark.stack,
     pytest.mark.skipif(not os.access(CHROMIUM, os.X_OK),
                        reason=f"{CHROMIUM} is missing: `make system-deps` installs Debian's chromium"),
 ]

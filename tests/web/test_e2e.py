@@ -24,7 +24,7 @@ PUBLIC = "https://assistant.example.gov"
 NOW = "2026-12-01T15:00:00+00:00"  # 9:00 a.m. CST, a Tuesday
 
 pytestmark = [
-    pytest.mark.slow,
+    pytest.mark.stack,
     pytest.mark.skipif(not MODELS, reason="no trained Rasa model in models/ (run `make train`; "
                                           "`make test-web` trains first)"),
 ]

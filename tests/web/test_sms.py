@@ -159,22 +159,42 @@ def RequestValidatorSig(url, params):  # noqa: N802
     return RequestValidator(TOKEN).compute_signature(url, params)
 
 
-def test_retry_while_first_attempt_is_in_flight_gets_the_same_reply(make_app, fake_rasa, store):
+def test_retry_while_first_attempt_is_in_flight_gets_the_same_reply(make_app, fake_rasa, store, monkeypatch):
+    """Twilio retries while Rasa is still working on the first attempt: the retry waits for that reply."""
     import threading
     app = make_app(RASA_TIMEOUT=8.0, SMS_DUPLICATE_WAIT=10.0)
     params = {"From": "+16085550100", "To": "+1", "Body": "slow", "MessageSid": "SMinflight"}
     headers = {"X-Twilio-Signature": sign("/sms", params)}
     out = {}
+    retry_waiting = threading.Event()  # the retry found the stored message and polls for its reply
+    lookup = store.get_inbound_sms
 
-    def first():
-        out["first"] = reply(app.test_client().post("/sms", data=params, headers=headers))
+    def get_inbound_sms(sid):
+        rec = lookup(sid)
+        if rec is not None and rec.reply is None:
+            retry_waiting.set()
+        return rec
+    monkeypatch.setattr(store, "get_inbound_sms", get_inbound_sms)
+
+    def post(key):
+        out[key] = reply(app.test_client().post("/sms", data=params, headers=headers))
 
     n = len(fake_rasa.received)
-    t = threading.Thread(target=first)
-    t.start()
-    time.sleep(0.5)
-    second = reply(app.test_client().post("/sms", data=params, headers=headers))
-    t.join()
-    assert second == out["first"] == "too late"
+    fake_rasa.slow_arrived.clear()
+    fake_rasa.release.clear()
+    first = threading.Thread(target=post, args=("first",))
+    first.start()
+    arrived = fake_rasa.slow_arrived.wait(5)  # the first attempt is at Rasa
+    retry = threading.Thread(target=post, args=("retry",))
+    retry.start()
+    waiting = retry_waiting.wait(5)  # the retry found the message stored without a reply yet
+    fake_rasa.release.set()
+    try:
+        first.join()
+        retry.join()
+    finally:
+        fake_rasa.release.clear()  # the other tests' "slow" messages wait again
+    assert arrived and waiting
+    assert out["retry"] == out["first"] == "too late"
     assert len(fake_rasa.received) == n + 1
     assert len(store.list_inbound_sms()) == 1
