@@ -117,9 +117,9 @@ def test_case(case):
             for bit in wanted:
                 assert bit in answer.result, f"{bit!r} not in {answer.result!r}"
         elif key == "steps_contain":
-            joined = " ".join(answer.steps)
+            joined = " ".join(str(s) for s in answer.steps)
             for bit in wanted:
-                assert bit in joined, f"{bit!r} not in steps {answer.steps!r}"
+                assert bit in joined, f"{bit!r} not in steps {joined!r}"
         elif key == "caveats_contain":
             joined = " ".join(answer.caveats)
             for bit in wanted:
@@ -128,6 +128,10 @@ def test_case(case):
             refs = [c.ref for c in answer.citations]
             for ref in wanted:
                 assert any(r.startswith(ref) for r in refs), f"no citation of {ref} in {refs}"
+        elif key == "absent":  # dotted paths that must not be there, e.g. data.needs
+            for path in wanted:
+                with pytest.raises((KeyError, AttributeError, IndexError)):
+                    _get(answer, path)
         elif key == "said_contains":
             assert wanted in answer["said"]
         else:
