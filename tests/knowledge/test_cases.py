@@ -128,6 +128,12 @@ def test_case(case):
             refs = [c.ref for c in answer.citations]
             for ref in wanted:
                 assert any(r.startswith(ref) for r in refs), f"no citation of {ref} in {refs}"
+        elif key == "step_cites":  # {words of a step: the reference one of that step's own citations starts with}
+            for words, ref in wanted.items():
+                steps = [st for st in answer.steps if words in str(st)]
+                assert steps, f"no step with {words!r}"
+                assert any(c.ref.startswith(ref) for st in steps for c in getattr(st, "citations", ())), \
+                    f"the step with {words!r} does not cite {ref}"
         elif key == "absent":  # dotted paths that must not be there, e.g. data.needs
             for path in wanted:
                 with pytest.raises((KeyError, AttributeError, IndexError)):
@@ -154,3 +160,25 @@ def test_every_parameter_is_exercised():
         town = load_town(key)
         unused = sorted(set(town.parameters) - USED.get(key, set()))
         assert not unused, f"{key}: parameters no case exercises: {unused}"
+
+
+#: handlers whose every step must carry its own citation (issue #10: law lives in data, step by step)
+STEP_CITED = {"license_cost", "license_deadline", "animal_limits", "quarantine", "topic", "section", "search",
+              "definition"}
+
+
+def test_every_step_of_the_law_handlers_carries_a_citation():
+    """Each step of every license, limits, quarantine and lookup answer in the cases is a Step with at least
+    one citation behind it, and every one of those citations is among the answer's sources."""
+    checked = 0
+    for param in _all_cases():
+        case = param.values[0]
+        if case["handler"] not in STEP_CITED or "raises" in case["expect"]:
+            continue
+        answer = _call(case)
+        for step in answer.steps:
+            assert getattr(step, "citations", ()), f"{case['name']}: step without a citation: {step!r}"
+            refs = {(c.ref, c.quote) for c in answer.citations}
+            assert all((c.ref, c.quote) in refs for c in step.citations), f"{case['name']}: {step.text!r}"
+            checked += 1
+    assert checked > 100
