@@ -29,10 +29,9 @@ def not_covered(town: Town, topic: str, on: date) -> Answer:
     answer = Answer(topic=topic, town=town.key,
                     result=f"{town.name}'s code, as we hold it, does not cover {t.title.lower()}.")
     if town.scope is not None:
-        answer.steps.append(f"The {town.code_name} we hold covers {town.scope.quote}.")
-        answer.cite(town.scope)
+        answer.step(f"The {town.code_name} we hold covers {town.scope.quote}.", town.scope)
     if t.note:
-        answer.steps.append(town.render(t.note, on))
+        answer.step(town.render(t.note, on), *((town.scope,) if town.scope is not None else ()))
     answer.caveats.append(f"For an answer, ask: {town.contact_line()}.")
     return answer
 

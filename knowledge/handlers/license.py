@@ -315,7 +315,8 @@ def _choose(answer, town, on, dogs, taxed, individual, rates_exact, option) -> t
     extra = use(answer, town, "dog_license.multiple.fee_per_extra_dog", on)
     over = max(0, taxed - included)
     multiple = base + over * extra
-    cites = (*refs(town, "dog_license.multiple.fee"), *refs(town, "dog_license.multiple.fee_per_extra_dog"))
+    cites = (*refs(town, "dog_license.multiple.fee"), *refs(town, "dog_license.multiple.included_dogs"),
+             *refs(town, "dog_license.multiple.fee_per_extra_dog"))
     label = "Multiple dog license" if option == "multiple" else "Multiple dog license instead"
     answer.step(f"{label}: {fmt(town, 'dog_license.multiple.fee', base)} for {included} or fewer dogs"
                 + (f" + {over} dog{'s' if over != 1 else ''} over {included} × "

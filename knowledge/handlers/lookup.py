@@ -35,7 +35,7 @@ def topic(town: Town, key: str, *, on: date, animal: str | None = None) -> Answe
     if rule is not None:
         answer = Answer(topic=key, town=town.key, result=town.render(rule.text, on))
         answer.cite(rule.citation)
-        answer.steps.append(town.render(t.summary, on))
+        answer.step(town.render(t.summary, on), *t.citations)
     else:
         answer = Answer(topic=key, town=town.key, result=town.render(t.summary, on))
     for c in t.citations:
@@ -64,8 +64,7 @@ def section(town: Town, ref: str) -> Answer:
     text = s.text_at(path)
     answer = Answer(topic="section", town=town.key, result=f"{town.code_name} {s.number}{path} — {s.title}",
                     value=text)
-    answer.steps.append(text)
-    answer.cite(Citation(s, path, _first_sentence(text)))
+    answer.step(text, Citation(s, path, _first_sentence(text)))
     if s.gap:
         answer.caveats.append(f"Our copy of this section is incomplete: {s.gap}")
     if s.derived:
@@ -123,7 +122,7 @@ def search(town: Town, query: str, *, on: date, limit: int = 3) -> Answer:
     for b in best:
         s = town.sections[b]
         para = max(s.paragraphs, key=lambda p: sum(1 for t in _words(p.text) if t in terms))
-        answer.steps.append(f"{s.number} {s.title}: {_first_sentence(para.text, 240)}")
-        answer.cite(Citation(s, para.path, _first_sentence(para.text)))
+        answer.step(f"{s.number} {s.title}: {_first_sentence(para.text, 240)}",
+                    Citation(s, para.path, _first_sentence(para.text)))
     add_contact(answer, town)
     return answer
