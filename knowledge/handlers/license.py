@@ -392,8 +392,9 @@ def _limit_warning(answer: Answer, town: Town, dogs: int, on: date) -> None:
     limit = town.value("animal_limits.dogs", on)
     if dogs > limit:
         answer.cite(town.param("animal_limits.dogs").reference)
-        answer.caveats.append(f"Note: {town.name} allows at most {plural(limit, 'dog')} per residential unit "
-                              "unless the limit is waived or you run a licensed kennel (see 'how many dogs').")
+        p = town.param("animal_limits.dogs")
+        answer.caveats.append(f"Note: {town.name} allows at most {plural(limit, 'dog')} ({p.description.lower()}, "
+                              f"{p.reference.ref}); see 'how many dogs' for the exceptions.")
 
 
 def license_deadline(town: Town, *, on: date, moved_in: date | None = None, acquired: date | None = None,

@@ -74,6 +74,10 @@ def _say(answer: Answer, town: Town, name: str, on: date, step: bool = True) -> 
     return text
 
 
+def _lower(text: str) -> str:
+    return text[:1].lower() + text[1:]
+
+
 def _on(day: date | None) -> str:
     return f" on {day:%B %-d, %Y}" if day else ""
 
@@ -120,33 +124,30 @@ def _isolation_style(answer, town, incident, today, kind, animal, vaccinated) ->
         answer.caveats.append("You didn't say whether the animal is currently vaccinated; both cases are shown.")
     results, value = [], {}
     if vaccinated in (False, None):
-        days, end = _period(answer, town, "quarantine.exposure.unvaccinated_days", incident, today)
+        name = "quarantine.exposure.unvaccinated_days"
+        days, end = _period(answer, town, name, incident, today)
         lo = use(answer, town, "quarantine.exposure.vaccinate_from_day", incident or today)
         hi = use(answer, town, "quarantine.exposure.vaccinate_to_day", incident or today)
         window = _say(answer, town, "vaccinate_window", today)
+        what = _lower(town.param(name).description)
         if incident is None:
-            results.append(f"if not vaccinated, leashed or confined for {plural(days, 'day')}; {window[0].lower()}"
-                           f"{window[1:].rstrip('.')}")
+            results.append(f"{what} for {plural(days, 'day')}; {_lower(window).rstrip('.')}")
             value.update(unvaccinated_days=days, vaccinate_from_day=lo, vaccinate_to_day=hi)
         else:
             first, last = incident + timedelta(days=lo), incident + timedelta(days=hi)
             answer.step(f"That is {first:%B %-d, %Y} to {last:%B %-d, %Y}.",
                         town.param("quarantine.exposure.vaccinate_from_day").reference)
-            results.append(f"if not vaccinated, leashed or confined through {end:%B %-d, %Y} and vaccinated "
-                           f"between {first:%B %-d} and {last:%B %-d, %Y}")
+            results.append(f"{what} through {end:%B %-d, %Y}; vaccination between {first:%B %-d} and "
+                           f"{last:%B %-d, %Y}")
             value.update(unvaccinated_end=end.isoformat(), vaccinate_from=first.isoformat(),
                          vaccinate_to=last.isoformat())
     if vaccinated in (True, None):
-        days, end = _period(answer, town, "quarantine.exposure.vaccinated_days", incident, today)
-        _say(answer, town, "revaccinate", today)
-        if incident is None:
-            results.append(f"if currently vaccinated, leashed or confined for {plural(days, 'day')} and "
-                           "revaccinated as soon as possible")
-            value.update(vaccinated_days=days)
-        else:
-            results.append(f"if currently vaccinated, leashed or confined through {end:%B %-d, %Y} and "
-                           "revaccinated as soon as possible")
-            value.update(vaccinated_end=end.isoformat())
+        name = "quarantine.exposure.vaccinated_days"
+        days, end = _period(answer, town, name, incident, today)
+        again = _say(answer, town, "revaccinate", today)
+        span = f"for {plural(days, 'day')}" if incident is None else f"through {end:%B %-d, %Y}"
+        results.append(f"{_lower(town.param(name).description)} {span}; {_lower(again).rstrip('.')}")
+        value.update(vaccinated_days=days) if incident is None else value.update(vaccinated_end=end.isoformat())
     answer.value = value
     answer.result = f"After exposure to a rabid animal{_on(incident)}: " + "; ".join(results) + "."
 
@@ -171,18 +172,17 @@ def _home_clinic_style(answer, town, incident, today, kind, animal, vaccinated) 
         answer.caveats.append("You didn't say whether you can show proof of rabies vaccination; both cases are "
                               "shown.")
 
-    def span(days, end):
-        return f"for {plural(days, 'day')}" if incident is None else f"through {end:%B %-d, %Y}"
-    ret_words = (f"within {plural(ret_days, 'day')} of the bite" if incident is None else f"by {ret:%B %-d, %Y}")
+    def said(name, days, end, within=False):
+        when = (f"within {plural(days, 'day')} of the bite" if within else f"for {plural(days, 'day')}") \
+            if incident is None else (f"by {end:%B %-d, %Y}" if within else f"through {end:%B %-d, %Y}")
+        return f"{town.param(name).description} {when}"
     parts = []
     if home_days is not None:
-        parts.append(f"home quarantine {span(home_days, home)}" + (" with proof of vaccination"
-                                                                   if vaccinated is None else ""))
+        parts.append(said("quarantine.home_days", home_days, home))
     if clinic_days is not None:
-        parts.append(f"quarantine in a licensed veterinary clinic {span(clinic_days, clinic)}"
-                     + (" without it" if vaccinated is None else ""))
-    answer.result = (f"After a bite{_on(incident)}: " + ", or ".join(parts)
-                     + f"; return the certificate of quarantine {ret_words}.")
+        parts.append(said("quarantine.clinic_days", clinic_days, clinic))
+    parts.append(said("quarantine.certificate_return_days", ret_days, ret, within=True))
+    answer.result = f"After a bite{_on(incident)}: " + "; ".join(_lower(p) for p in parts) + "."
     if incident is None:
         answer.value = {k: v for k, v in (("home_days", home_days), ("clinic_days", clinic_days),
                                           ("certificate_within_days", ret_days)) if v is not None}
