@@ -120,9 +120,8 @@ def _late(answer: Answer, town: Town, on: date, acquired: date | None, moved_in:
         late = on > deadline
         assumes = licensable_age_on is None and start in (acquired, moved_in)
         text = f"The dog {words}, so by {deadline:%B %-d, %Y}; bought {on:%B %-d, %Y}: " + (
-            "late." if late else "on time.")
-        if assumes:
-            text += " (This takes the dog to have been at least licensable age then.)"
+            "late" if late else "on time") + (
+            "; this takes the dog to have been licensable age by then." if assumes else ".")
         return LateRule(late, deadline, text, cites, assumes)
     name = "dog_license.late_fee.first_late_day"
     first_late = _month_day(on.year, use(answer, town, name, on))
@@ -393,7 +392,7 @@ def _limit_warning(answer: Answer, town: Town, dogs: int, on: date) -> None:
     if dogs > limit:
         answer.cite(town.param("animal_limits.dogs").reference)
         p = town.param("animal_limits.dogs")
-        answer.caveats.append(f"Note: {town.name} allows at most {plural(limit, 'dog')} ({p.description.lower()}, "
+        answer.caveats.append(f"{town.name} allows at most {plural(limit, 'dog')} ({p.description.lower()}, "
                               f"{p.reference.ref}); see 'how many dogs' for the exceptions.")
 
 
@@ -412,8 +411,6 @@ def license_deadline(town: Town, *, on: date, moved_in: date | None = None, acqu
     answer = Answer(topic="license_deadline", town=town.key, result="")
     moving = _rule(town, "late_fee", "moving_in")
     practice = _rule(town, "late_fee", "moving_in_practice")
-    if moving is not None:
-        answer.step(town.render(moving.text, on), moving.citation)
     rabies = _rule(town, "late_fee", "moving_in_rabies")
     if moved_in is not None and rabies is not None:
         answer.step(town.render(rabies.text, on), rabies.citation)
@@ -423,12 +420,16 @@ def license_deadline(town: Town, *, on: date, moved_in: date | None = None, acqu
         rule = _late(Answer(topic="", result=""), town, day, acquired, moved_in, licensable_age_on)
     if rule is not None and rule.late is not None and rule.deadline is not None and \
             (rule.deadline >= (moved_in or acquired or licensable_age_on)):
+        if moving is not None:
+            answer.step(town.render(moving.text, on), moving.citation)
         answer.step(rule.text.split(";")[0] + ".", *rule.citations)
         answer.result = f"License your dog by {rule.deadline:%B %-d, %Y} to avoid the late fee."
         answer.data["deadline"] = rule.deadline.isoformat()
     else:
         answer.result = (town.render(moving.text, on) if moving is not None else
                          f"{town.name}'s code, as we hold it, names no licensing deadline for this.")
+        if moving is not None:
+            answer.cite(moving.citation)
         answer.data["deadline"] = None
         if moved_in is None and town.has_param("dog_license.days_after_residency"):
             answer.data["needs"] = "moved_in"

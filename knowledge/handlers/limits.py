@@ -101,8 +101,7 @@ def _numeric_limits(answer: Answer, town: Town, on: date, counts: dict, young: d
     """Towns with a number per kind (Dunkirk 7.02-17(b)(1))."""
     most = {"dog": use(answer, town, "animal_limits.dogs", on), "cat": use(answer, town, "animal_limits.cats", on)}
     answer.step(f"Limit: {plural(most['dog'], 'dog')} and {plural(most['cat'], 'cat')} "
-                f"({town.param('animal_limits.dogs').description.lower()}: {most['dog']}; cats: {most['cat']}).",
-                town.param("animal_limits.dogs").reference)
+                f"({town.param('animal_limits.dogs').description.lower()}).", town.param("animal_limits.dogs").reference)
     _rule(answer, town, "litter", on)
     use(answer, town, "animal_limits.litter_weeks", on)
     litter_ref = town.param("animal_limits.litter_weeks").reference
@@ -119,7 +118,7 @@ def _numeric_limits(answer: Answer, town: Town, on: date, counts: dict, young: d
                 if grown <= most[kind] < grown + litter:
                     unsure.append(kind)
                 answer.step(f"Your {plural(litter, 'young ' + kind)} are left out of the count only while their "
-                            "litter is within the age above; when were they born?", litter_ref)
+                            "litter is within the age above; the day they were born decides.", litter_ref)
             elif on <= until[1]:
                 answer.step(f"The litter ({plural(litter, 'young ' + kind)}) may be kept beyond the limit through "
                             f"{until[1]:%B %-d, %Y}; until then it is not counted.", litter_ref)
