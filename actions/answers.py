@@ -56,23 +56,25 @@ def answer_for(intent: str, tracker: Tracker, t, now) -> Answer:
                 animal=animal if animal in ("dog", "cat") else "other",
                 vaccinated=None if vacc is None else vacc == "vaccinated")
     if intent == "ask_no_burning_order":
+        said = common.when_text(tracker)  # "this weekend", "Saturday": the orders in force then
+        during = when.resolve(said, t, now=now) if said else None
         try:
-            order = common.burning_order(t)
+            orders = common.burning_orders(t)
         except Exception:  # the records store is down: the rule, without claiming a status
             answer = handlers.topic(t, "no_burning_order", on=today)
             answer.caveats.insert(0, "I can't check right now whether an order is in effect; call the Fire "
                                      "Department or the Clerk before you burn.")
             return answer
-        return handlers.burning_order_status(t, now=now, order=order)
+        return handlers.burning_order_status(t, now=now, orders=orders, during=during)
     if intent in ("ask_can_burn", "ask_burning_hours") or (
             intent == "ask_prohibited_materials" and common.entity(tracker, "material")):
         said = common.when_text(tracker)
         if said or intent == "ask_can_burn":
             at = when.resolve(said, t, now=now) if said else now
-            return handlers.burning(t, at=at, order=common.burning_order(t),
+            return handlers.burning(t, at=at, orders=common.burning_orders(t),
                                     material=common.entity(tracker, "material"))
     if intent == "ask_prohibited_materials" and common.entity(tracker, "material"):
-        return handlers.burning(t, at=now, order=common.burning_order(t),
+        return handlers.burning(t, at=now, orders=common.burning_orders(t),
                                 material=common.entity(tracker, "material"))
     animal = animal_kind(common.entity(tracker, "animal"))
     if key == "permits" and animal == "cat" and "for_cat" in t.topics["license_required"].rules:
