@@ -74,8 +74,15 @@ def intent_accuracy_of_sets(model: str, files: list, bars: bool = False) -> int:
     import asyncio
     from collections import Counter
 
+    import logging
+
     from rasa.core.agent import Agent
     from rasa.shared.nlu.training_data.loading import load_data
+    from rasa.utils.common import configure_logging_and_warnings
+    from rasa.utils.log_utils import configure_structlog
+
+    configure_logging_and_warnings(logging.WARNING)
+    configure_structlog(logging.WARNING)  # no per-message debug lines among the figures
 
     agent = Agent.load(model)
     ok = True
