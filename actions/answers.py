@@ -13,7 +13,7 @@ from rasa_sdk.executor import CollectingDispatcher
 from knowledge import NeedsClarification, handlers, when
 from knowledge.model import Answer
 
-from . import common, parsing
+from . import common, parsing, search_fallback
 
 log = logging.getLogger(__name__)
 TOPICS = yaml.safe_load((Path(__file__).resolve().parents[1] / "knowledge" / "topics.yml").read_text())
@@ -205,12 +205,14 @@ class ActionClarify(Action):
 
     async def run(self, dispatcher, tracker, domain):
         t = common.town()
-        ranking = tracker.latest_message.get("intent_ranking") or []
-        options = [r["name"] for r in ranking
-                   if (r["name"].startswith("ask_") or r["name"] == "notify_burn") and r.get("confidence", 0) >= 0.02][:3]
-        titles = [topic_title(i) for i in options]
+        # Issue #12: search the town's topics for the question (actions/search_fallback.py) instead of
+        # offering only the unsure classifier's guesses; plainly off-topic questions get the out-of-scope answer.
+        found = search_fallback.suggest(t, common.text_of(tracker), tracker.latest_message.get("intent_ranking"))
+        if found.out_of_scope:
+            return await ActionOutOfScope().run(dispatcher, tracker, domain)
+        titles = [s.label for s in found.suggestions]
         _record(t, tracker, titles)
-        buttons = [{"title": title, "payload": f"/{intent}"} for intent, title in zip(options, titles)]
+        buttons = [{"title": s.label, "payload": f"/{s.intent}"} for s in found.suggestions]
         if buttons:
             text = ("I'm not sure I understood. Did you mean one of these? "
                     + " / ".join(titles) + f". If not, the {_contact(t)} can help.")
