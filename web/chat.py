@@ -56,7 +56,7 @@ def unavailable_message() -> BotMessage:
     except Exception:
         who = f"Town Clerk: {clerk}"
     return BotMessage(text=("Sorry, the assistant is not answering right now. Please try again in a few minutes, "
-                            f"or contact the {who}. To notify the fire department of a burn, call {fire}."))
+                            f"or contact the {who}. To notify a burn, contact {fire}."))
 
 
 def greeting() -> BotMessage:

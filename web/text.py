@@ -127,6 +127,29 @@ def sms_pages(text: str, limit: int = SMS_LIMIT, more: str = MORE_NOTE) -> list[
 
 # ---- answers in parts (knowledge.render.payload, sent by the action server) ---------------------------------
 
+def _str(value, limit: int = 4000) -> str:
+    return value[:limit] if isinstance(value, str) else ""
+
+
+def _strs(value, limit: int = 60) -> list[str]:
+    return [v[:4000] for v in value[:limit] if isinstance(v, str) and v] if isinstance(value, list) else []
+
+
+def clean_answer(value) -> dict | None:
+    """An answer's parts as the action server sent them, checked and cut to size (None if not an answer)."""
+    if not isinstance(value, dict) or not isinstance(value.get("lead"), str) or not value["lead"].strip():
+        return None
+    steps = [{"text": _str(s.get("text")), "cites": _strs(s.get("cites"), 20)}
+             for s in (value.get("steps") or [])[:60] if isinstance(s, dict) and _str(s.get("text"))] \
+        if isinstance(value.get("steps"), list) else []
+    sources = [{k: _str(s.get(k), 2000) for k in ("label", "ref", "section", "quote")}
+               for s in (value.get("sources") or [])[:60] if isinstance(s, dict) and _str(s.get("label"))] \
+        if isinstance(value.get("sources"), list) else []
+    return {"lead": _str(value["lead"], 1000), "rest": _str(value.get("rest")), "steps": steps, "sources": sources,
+            "gaps": _strs(value.get("gaps")), "caveats": _strs(value.get("caveats")),
+            "topic": _str(value.get("topic"), 80)}
+
+
 def answer_details(answer: dict) -> str:
     """The details of an answer as SMS text: the rest of the result, how it was worked out, the sections, what
     our copy does not say, and the notes."""
@@ -144,16 +167,21 @@ def answer_details(answer: dict) -> str:
     return "\n".join(p for p in parts if p)
 
 
+def reply_pages(now: str, details: str = "", limit: int = SMS_LIMIT) -> list[str]:
+    """SMS pages of a reply: page 1 is ``now`` (the leads and any question), with "Reply MORE for details"
+    when there are ``details``; the details follow on sentence boundaries."""
+    if not details.strip():
+        return sms_pages(now, limit)
+    first = sms_pages(now, limit)
+    if len(first) == 1 and gsm7_length(first[0] + MORE_FIRST) <= limit:
+        return [first[0] + MORE_FIRST] + sms_pages(details, limit)
+    return sms_pages(now + "\n" + details, limit)  # a page 1 longer than a page (handlers keep leads short)
+
+
 def answer_pages(answer: dict, limit: int = SMS_LIMIT) -> list[str]:
     """An answer as SMS pages: page 1 is the lead (with "Reply MORE for details" when there is more), then the
     details on sentence boundaries."""
-    lead = to_gsm7(answer.get("lead") or "")
-    details = sms_pages(answer_details(answer), limit)
-    if not details:
-        return sms_pages(lead, limit)
-    if gsm7_length(lead + MORE_FIRST) > limit:  # a lead longer than a page (handlers keep it to 160)
-        return sms_pages(lead + "\n" + answer_details(answer), limit)
-    return [lead + MORE_FIRST] + details
+    return reply_pages(answer.get("lead") or "", answer_details(answer), limit)
 
 
 def answer_plain(answer: dict) -> str:
