@@ -7,7 +7,6 @@ from typing import Any, Dict, List, Text
 import yaml
 from pathlib import Path
 from rasa_sdk import Action, Tracker
-from rasa_sdk.events import SlotSet
 from rasa_sdk.executor import CollectingDispatcher
 
 from knowledge import NeedsClarification, handlers, when
@@ -118,18 +117,15 @@ class ActionAnswer(Action):
 
 
 class ActionMore(Action):
-    """SMS "more": the next page of the last answer."""
+    """"more" that the front did not answer: the SMS webhook keeps the pages of the last answer and sends the
+    next one itself (web/sms.py), so reaching here means there is nothing more to send."""
 
     def name(self) -> Text:
         return "action_more"
 
     async def run(self, dispatcher, tracker, domain):
-        pages = tracker.get_slot("sms_more") or []
-        if not pages:
-            common.send_text(dispatcher, tracker, "That's all I have on that. Ask me another question any time.")
-            return [SlotSet("sms_more", None)]
-        dispatcher.utter_message(text=pages[0])
-        return [SlotSet("sms_more", pages[1:] or None)]
+        common.send_text(dispatcher, tracker, "That's all I have on that. Ask me another question any time.")
+        return []
 
 
 def _contact(t) -> str:

@@ -7,7 +7,6 @@ from datetime import datetime
 from typing import Any
 
 from rasa_sdk import Tracker
-from rasa_sdk.events import SlotSet
 from rasa_sdk.executor import CollectingDispatcher
 
 from knowledge import NeedsClarification, render, town as configured_town
@@ -76,17 +75,18 @@ def channel(tracker: Tracker) -> str:
 
 
 def send(dispatcher: CollectingDispatcher, tracker: Tracker, answer) -> list[dict[str, Any]]:
-    """One message: the whole answer on the web; the first SMS page (<= 320 characters) on SMS."""
+    """One answer, whole, on every channel: its parts as a custom message ({"answer": knowledge.render.payload,
+    "text": the plain text}) for the fronts to render (the web chat's disclosures, the SMS webhook's pages and
+    "MORE"), and the same plain text as the message's text for clients that ignore the parts."""
+    text = one_message(render.text(answer))
     if channel(tracker) == "sms":
-        pages = render.sms_pages(answer)
-        dispatcher.utter_message(text=pages[0])
-        return [SlotSet("sms_more", pages[1:] or None)]
-    # Rasa's REST channel splits a text on blank lines into separate messages: keep the answer one message.
-    dispatcher.utter_message(text=one_message(render.text(answer)))
-    return [SlotSet("sms_more", None)]
+        text = render.gsm7(text)
+    dispatcher.utter_message(text=text, json_message={"answer": render.payload(answer), "text": text})
+    return []
 
 
 def one_message(text: str) -> str:
+    # Rasa's REST channel splits a text on blank lines into separate messages: keep the answer one message.
     return re.sub(r"\n{2,}", "\n", text.strip())
 
 

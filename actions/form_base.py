@@ -102,7 +102,7 @@ class FormValidator(FormValidationAction):
     async def run(self, dispatcher, tracker, domain):
         events = await super().run(dispatcher, tracker, domain)
         if self.is_digression(tracker, events):
-            # the answer's own SlotSet (sms_more) tells the form a reply was handled: it asks its question again
+            # the answer is sent; setting the requested slot again makes the form ask its question again
             answered = await answer_digression(dispatcher, tracker, domain)
             slot = tracker.get_slot("requested_slot")
             return events + answered + [SlotSet(slot, tracker.get_slot(slot))]

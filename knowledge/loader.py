@@ -386,10 +386,25 @@ def _load_definitions(path: Path, sections) -> dict[str, Definition]:
     return found
 
 
-def _contact(f: _File, raw: Any, key: str) -> Contact:
-    c = f.mapping(raw, key, {"name", "phone"}, {"email", "placeholder"})
-    return Contact(f.text(c["name"], f"{key}.name"), f.text(str(c["phone"]), f"{key}.phone"),
-                   f.text(c.get("email"), f"{key}.email", True), bool(c.get("placeholder", False)))
+def _contact(f: _File, raw: Any, key: str, hours: str = "") -> Contact:
+    """An office's contact (knowledge/DATA.md "Contacts"): name required; phone, email, hours may be blank
+    (left out of answers). A phone is checked and written the usual way ("(608) 555-0100")."""
+    c = f.mapping(raw, key, {"name"}, {"phone", "email", "hours"})
+    phone = f.text("" if c.get("phone") is None else str(c["phone"]), f"{key}.phone", True).strip()
+    if phone:
+        import phonenumbers
+        try:
+            number = phonenumbers.parse(phone, "US")
+        except phonenumbers.NumberParseException:
+            number = None
+        if number is None or not phonenumbers.is_possible_number(number):
+            raise f.fail(f"{key}.phone", f"not a phone number: {phone!r} (leave it blank if not known)")
+        phone = phonenumbers.format_number(number, phonenumbers.PhoneNumberFormat.NATIONAL)
+    email = f.text(c.get("email"), f"{key}.email", True).strip()
+    if email and not re.fullmatch(r"[^@\s]+@[^@\s]+\.[A-Za-z]{2,}", email):
+        raise f.fail(f"{key}.email", f"not an email address: {email!r} (leave it blank if not known)")
+    return Contact(f.text(c["name"], f"{key}.name"), phone, email,
+                   f.text(c.get("hours"), f"{key}.hours", True).strip() or hours)
 
 
 def load_town(key: str, root: Path | None = None) -> Town:
@@ -400,8 +415,8 @@ def load_town(key: str, root: Path | None = None) -> Town:
     folder = root / "towns" / key
     f = _File(folder / "town.yml")
     t = f.mapping(f.data, "(top)", {"name", "short_name", "county", "state", "timezone", "latitude",
-                                    "longitude", "code_name", "clerk", "office_hours"},
-                  {"fire_department", "website", "scope"})
+                                    "longitude", "code_name", "clerk"},
+                  {"fire_department", "website", "scope", "office_hours"})
     try:
         from zoneinfo import ZoneInfo
         ZoneInfo(t["timezone"])
@@ -431,12 +446,13 @@ def load_town(key: str, root: Path | None = None) -> Town:
     if "scope" not in t:
         raise f.fail("scope", "missing: cite the words that say what the code covers")
     scope = _cite(f, all_sections, t["scope"], "scope")
+    clerk = _contact(f, t["clerk"], "clerk", f.text(t.get("office_hours"), "office_hours", True).strip())
     return Town(
         key=key, name=t["name"], short_name=t["short_name"], county=t["county"], timezone=t["timezone"],
         latitude=float(t["latitude"]), longitude=float(t["longitude"]),
-        clerk=_contact(f, t["clerk"], "clerk"),
+        clerk=clerk,
         fire_department=_contact(f, t["fire_department"], "fire_department") if t.get("fire_department") else None,
-        office_hours=f.text(t["office_hours"], "office_hours", True), code_title=meta["title"],
+        office_hours=clerk.hours, code_title=meta["title"],
         code_name=t["code_name"], numbering_note=meta["numbering_note"],
         ocr_corrections=meta["ocr_corrections"], sections=all_sections, parameters=params, topics=topics,
         gaps=gaps, materials=materials, scope=scope, definitions=definitions)

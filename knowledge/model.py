@@ -200,14 +200,25 @@ class Gap:
 
 @dataclass(frozen=True)
 class Contact:
-    name: str
-    phone: str
+    """An office residents are sent to (town.yml; knowledge/DATA.md "Contacts"). A value the town has not
+    given is "" and is left out: the office is named without it, never with a placeholder."""
+
+    name: str  # "Town Clerk/Treasurer, Town of Dunkirk"
+    phone: str = ""
     email: str = ""
-    placeholder: bool = False  # True where we do not yet know the real contact
+    hours: str = ""
+
+    @property
+    def placeholder(self) -> bool:
+        """No way to reach the office is set (only its name)."""
+        return not (self.phone or self.email)
+
+    def unset(self) -> list[str]:
+        return [k for k in ("phone", "email", "hours") if not getattr(self, k)]
 
     def __str__(self) -> str:
-        bits = [self.name, self.phone] + ([self.email] if self.email else [])
-        return ", ".join(b for b in bits if b)
+        line = ", ".join(b for b in (self.name, self.phone, self.email) if b)
+        return line + (f" ({self.hours})" if self.hours else "")
 
 
 @dataclass
@@ -221,7 +232,7 @@ class Town:
     longitude: float
     clerk: Contact
     fire_department: Contact | None
-    office_hours: str
+    office_hours: str  # the clerk's hours (clerk.hours in town.yml)
     code_title: str
     code_name: str  # used in citations: "Dunkirk Code"
     numbering_note: str = ""
@@ -256,7 +267,9 @@ class Town:
         return [g for g in self.gaps if topic in g.affects]
 
     def contact_line(self) -> str:
-        return f"{self.short_name} Clerk: {self.clerk}" + (f" ({self.office_hours})" if self.office_hours else "")
+        """The clerk's office with what the town has set of phone, email and hours: "Town Clerk/Treasurer,
+        Town of Dunkirk, (608) 555-0100 (Mon-Thu 9-12)"; only the office's name when none is set."""
+        return str(self.clerk)
 
     def render(self, text: str, day: date) -> str:
         """Fill ``{parameter.name}`` placeholders with the values in force on ``day``.
@@ -312,6 +325,9 @@ class Answer:
     caveats: list[str] = field(default_factory=list)
     town: str = ""
     data: dict[str, Any] = field(default_factory=dict)
+    #: the one or two sentences (at most 160 GSM-7 characters) that answer the question asked, with the section
+    #: in short form; "" until a handler sets it (knowledge.render.lead then derives it from ``result``)
+    lead: str = ""
 
     def cite(self, citation: Citation) -> None:
         if all(c.ref != citation.ref or c.quote != citation.quote for c in self.citations):

@@ -32,6 +32,7 @@ RUN_RASA_INSTANCES ?= $(or $(RASA_INSTANCES),2)
 run: install train $(WEB_TOKEN_FILE)
 	@case "$(RUN_RASA_INSTANCES)" in 1|2) ;; *) echo "run: RASA_INSTANCES must be 1 or 2 (more: make run-scaled)"; exit 2;; esac
 	@mkdir -p instance
+	@PYTHONPATH=$(CURDIR) $(BIN)/python -m knowledge.contacts --warn || true
 	urls="http://127.0.0.1:$(RASA_PORT)"; names="rasa"; \
 	if [ "$(RUN_RASA_INSTANCES)" = 2 ]; then urls="$$urls,http://127.0.0.1:$$(( $(RASA_PORT) + 1 ))"; names="rasa rasa1"; fi; \
 	RASA_URL="$${RASA_URL:-$$urls}" RASA_PORT=$(RASA_PORT) ACTION_PORT=$(ACTION_PORT) WEB_PORT=$(WEB_PORT) WEB_HOST=$(WEB_HOST) \

@@ -111,25 +111,15 @@ def get_store() -> Store:
 
 
 def contacts() -> tuple[str, str]:
-    """(clerk phone, fire department phone) for fallback replies; works even if the knowledge base does not
-    load (read straight from town.yml, then a generic line)."""
-    key = current_app.config["TOWN"]
+    """(the clerk, the fire department) as words for fallback replies: the office with what town.yml sets of
+    its phone/email/hours, never a placeholder; works even if the knowledge base does not load."""
     try:
         t = get_town()
-        clerk = t.clerk.phone if not t.clerk.placeholder else "the Town Clerk (number not configured yet)"
         fd = t.fire_department
-        fire = fd.phone if fd and not fd.placeholder else "911 in an emergency (the fire department's number is not configured yet)"
-        return clerk, fire
+        return str(t.clerk), (str(fd) if fd and not fd.placeholder else "the fire department (911 in an emergency)")
     except Exception:
-        log.exception("knowledge base did not load; falling back to town.yml for contacts")
-    try:
-        import yaml
-        from pathlib import Path
-        raw = yaml.safe_load((Path(__file__).resolve().parent.parent / "knowledge" / "towns" / key / "town.yml")
-                             .read_text(encoding="utf-8"))
-        return str(raw["clerk"]["phone"]), str((raw.get("fire_department") or {}).get("phone", "911 in an emergency"))
-    except Exception:
-        return "the Town Clerk", "911 in an emergency"
+        log.exception("knowledge base did not load; contacts fall back to generic words")
+        return "the Town Clerk", "the fire department (911 in an emergency)"
 
 
 def get_town():

@@ -43,10 +43,32 @@ def section_href(number: str) -> str:
     return url_for("chat.section", number=number)
 
 
+def answer_view(answer: dict, nums: tuple[str, ...]) -> dict:
+    """An answer's parts for the chat page: the lead is the message; the steps, the sources and what our copy
+    does not say go in disclosures (closed), each text as link segments."""
+    def segs(text: str) -> list[dict]:
+        return segments(text, nums, section_href)
+    sources = []
+    for s in answer["sources"]:
+        item = {"label": s["label"], "ref": s["ref"], "quote": s["quote"]}
+        if s["section"] in nums:
+            item["href"] = section_href(s["section"])
+        sources.append(item)
+    return {"lead": segs(answer["lead"]), "rest": segs(answer["rest"]) if answer["rest"] else [],
+            "steps": [segs(s["text"]) for s in answer["steps"]], "sources": sources, "gaps": answer["gaps"],
+            "caveats": [segs(c) for c in answer["caveats"]]}
+
+
 def render_messages(messages: list[BotMessage]) -> list[dict]:
     nums = section_numbers()
-    return [{"parts": segments(m.text, nums, section_href), "text": m.text,
-             "buttons": [b.as_dict() for b in m.buttons]} for m in messages]
+    out = []
+    for m in messages:
+        item = {"parts": segments(m.answer["lead"] if m.answer else m.text, nums, section_href), "text": m.text,
+                "buttons": [b.as_dict() for b in m.buttons]}
+        if m.answer:
+            item["answer"] = answer_view(m.answer, nums)
+        out.append(item)
+    return out
 
 
 def unavailable_message() -> BotMessage:
@@ -56,7 +78,7 @@ def unavailable_message() -> BotMessage:
     except Exception:
         who = f"Town Clerk: {clerk}"
     return BotMessage(text=("Sorry, the assistant is not answering right now. Please try again in a few minutes, "
-                            f"or contact the {who}. To notify the fire department of a burn, call {fire}."))
+                            f"or contact the {who}. To notify a burn, contact {fire}."))
 
 
 def greeting() -> BotMessage:

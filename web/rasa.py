@@ -36,6 +36,8 @@ class Button:
 class BotMessage:
     text: str = ""
     buttons: list[Button] = field(default_factory=list)
+    #: an answer's parts (knowledge.render.payload, checked by web.text.clean_answer); ``text`` is its plain text
+    answer: dict | None = None
 
     def as_dict(self) -> dict:
         return {"text": self.text, "buttons": [b.as_dict() for b in self.buttons]}
@@ -125,9 +127,18 @@ def _post(base_url: str, body: bytes, timeout: float) -> list[BotMessage]:
         raise RasaUnavailable(str(exc)) from exc
     if not isinstance(data, list):
         raise RasaUnavailable("unexpected reply from Rasa")
+    from .text import clean_answer
     out: list[BotMessage] = []
     for item in data:
         if not isinstance(item, dict):
+            continue
+        custom = item.get("custom")
+        answer = clean_answer(custom.get("answer")) if isinstance(custom, dict) else None
+        if answer is not None:  # an answer in parts; Rasa sent its plain text just before it: one message
+            text = custom.get("text") if isinstance(custom.get("text"), str) else ""
+            if out and out[-1].text == text and not out[-1].buttons and out[-1].answer is None:
+                out.pop()
+            out.append(BotMessage(text=text, answer=answer))
             continue
         text = item.get("text") if isinstance(item.get("text"), str) else ""
         buttons = []

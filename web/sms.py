@@ -18,7 +18,7 @@ from twilio.twiml.messaging_response import MessagingResponse
 from . import contacts, get_store, get_town
 from .health import record_failure
 from .rasa import PAYLOAD, RasaUnavailable, clean_user_text, send
-from .text import sms_pages, to_gsm7
+from .text import answer_details, reply_pages, sms_pages, to_gsm7
 
 log = logging.getLogger(__name__)
 
@@ -74,8 +74,8 @@ def start_text() -> str:
 
 def unavailable_text() -> str:
     clerk, fire = contacts()
-    return sms_pages(f"Sorry, the assistant can't answer right now. To notify the fire department of a burn, "
-                     f"call {fire}. Your message is saved for the Clerk ({clerk}).")[0]
+    return sms_pages(f"Sorry, the assistant can't answer right now. To notify a burn, contact {fire}. "
+                     f"Your message is saved for the Clerk ({clerk}).")[0]
 
 
 @bp.record_once
@@ -183,7 +183,7 @@ def answer(from_: str, body: str) -> str | None:
         page = store.pop_pending_page(cid)
         if page:
             return _log(cid, page)
-        # no page of ours left: the rest (if any) is the action server's (its "more" keeps them in a slot)
+        # no page left: Rasa's "more" says that is all
 
     offered = store.offered(cid)
     if word.isascii() and word.isdigit() and len(word) <= 2 and 1 <= int(word) <= len(offered):
@@ -202,10 +202,12 @@ def answer(from_: str, body: str) -> str | None:
         store.set_pending_pages(cid, [])
         return _log(cid, unavailable_text())
     buttons = [b for m in replies for b in m.buttons][:9]
-    text = "\n".join(m.text for m in replies if m.text)
+    # an answer's lead now, its details on "MORE" (the pages are kept here, the one place that pages answers)
+    text = "\n".join(m.answer["lead"] if m.answer else m.text for m in replies if m.answer or m.text)
+    details = "\n".join(answer_details(m.answer) for m in replies if m.answer)
     if buttons:
         text += "\nReply " + ", ".join(f"{i} for {b.title}" for i, b in enumerate(buttons, 1)) + "."
-    pages = sms_pages(text)
+    pages = reply_pages(text, details)
     store.set_offered(cid, [b.as_dict() for b in buttons])
     store.set_pending_pages(cid, pages[1:])
     return _log(cid, pages[0])

@@ -381,7 +381,7 @@ def _result(town, on, dogs, taxed, total, exact, chosen, individual_words, late,
         if late is None:
             missing.append("whether a late fee applies")
         if missing:
-            text += f" Not in our copy: {'; '.join(missing)} (see How): ask the Clerk for the exact amount."
+            text += f" Our copy of the code lacks {'; '.join(missing)}: the Clerk can tell you the exact amount."
     return text
 
 

@@ -8,6 +8,7 @@ from rasa_sdk.executor import CollectingDispatcher
 
 from actions.answers import ActionAnswer, ActionClarify, ActionMore, ActionOutOfScope, animals_counted
 from actions import common
+from knowledge import render
 
 from tests.actions.action_helpers import ent, make_tracker, texts
 
@@ -21,7 +22,11 @@ def test_topic_answer_cites_the_code(dispatcher):
     out = texts(dispatcher)
     assert len(out) == 1
     assert "Dunkirk Code" in out[0]
-    assert {"event": "slot", "name": "sms_more", "value": None, "timestamp": None} in events
+    assert events == []
+    custom = dispatcher.messages[0]["custom"]
+    assert custom["text"] == out[0]
+    assert custom["answer"]["lead"] and len(custom["answer"]["lead"]) <= 160
+    assert any(s["label"].startswith("Dunkirk Code") for s in custom["answer"]["sources"])
 
 
 def test_every_topic_intent_answers_without_error(dispatcher):
@@ -88,19 +93,19 @@ def test_quarantine_from_a_bite_date(dispatcher):
     assert "7.02-5" in out
 
 
-def test_sms_first_page_within_320_and_more(dispatcher):
+def test_sms_answer_is_sent_whole_in_gsm7_with_its_parts_and_more_is_the_fronts(dispatcher):
     tr = make_tracker("can i burn tonight", "ask_can_burn", [ent("can i burn tonight", "tonight", "when")],
                       sender_id="sms:+16085550142")
     events = run(ActionAnswer(), dispatcher, tr)
-    first = texts(dispatcher)[0]
-    assert len(first) <= 320
-    rest = [e for e in events if e.get("name") == "sms_more"][0]["value"]
-    assert rest, "a long answer leaves pages for MORE"
-    assert "MORE" in first
+    assert events == [], "no page is kept in a slot: the SMS webhook pages the answer"
+    message = dispatcher.messages[0]
+    assert render.gsm7(message["text"]) == message["text"]
+    answer = message["custom"]["answer"]
+    assert answer["lead"] and answer["steps"] and answer["sources"]
+    assert message["text"].startswith(answer["lead"])
     d2 = type(dispatcher)()
-    events2 = run(ActionMore(), d2, make_tracker("more", "more", slots={"sms_more": rest},
-                                                 sender_id="sms:+16085550142"))
-    assert texts(d2)[0] == rest[0]
+    assert run(ActionMore(), d2, make_tracker("more", "more", sender_id="sms:+16085550142")) == []
+    assert "That's all" in texts(d2)[0]
 
 
 def test_sms_by_metadata(dispatcher):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -10,8 +11,23 @@ LONG = ("Dog licenses run from January 1 to December 31. " * 12).strip()
 SLOW = 5.0  # a "slow" message is answered after this long, unless the test releases it sooner
 
 
-def reply_for(message: str, fake: FakeRasa | None = None) -> list[dict]:
+@functools.lru_cache(maxsize=2)
+def answer_reply(sms: bool) -> list[dict]:
+    """What Rasa's REST channel passes on for a real answer (actions/common.send): the plain text, then the
+    custom message with the answer's parts -- here a real Dunkirk license answer from the knowledge engine."""
+    from datetime import date
+
+    from knowledge import handlers, load_town, render
+    answer = handlers.license_cost(load_town("dunkirk"), on=date(2026, 5, 15), dogs=2, neutered=None)
+    text = render.text(answer).replace("\n\n", "\n")
+    text = render.gsm7(text) if sms else text
+    return [{"text": text}, {"custom": {"answer": render.payload(answer), "text": text}}]
+
+
+def reply_for(message: str, fake: FakeRasa | None = None, sms: bool = False) -> list[dict]:
     m = message.lower()
+    if "license cost" in m:
+        return answer_reply(sms)  # (the test loads it first: the town takes longer to load than a reply may)
     if message == "/ask_barking" or "barking" in m:
         return [{"text": "Dunkirk Code 7.02-6 covers barking: \"(1) Habitually barks\"."}]
     if "topics" in m or "help me" in m:
@@ -48,7 +64,8 @@ class FakeRasa:
                 length = int(self.headers.get("Content-Length") or 0)
                 body = json.loads(self.rfile.read(length) or b"{}")
                 outer.received.append(body)
-                data = json.dumps(reply_for(body.get("message", ""), outer)).encode()
+                sms = (body.get("metadata") or {}).get("channel") == "sms"
+                data = json.dumps(reply_for(body.get("message", ""), outer, sms)).encode()
                 try:
                     self.send_response(200)
                     self.send_header("Content-Type", "application/json")

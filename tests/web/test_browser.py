@@ -170,3 +170,38 @@ def test_widget_embeds_with_one_script_tag(browser, live):
     frame.locator("#chat-input").press("Enter")
     frame.locator(".msg.bot:has-text('You said: hello widget')").wait_for()
     assert axe_violations(page) == []
+
+
+def test_an_answer_leads_and_its_details_are_closed_disclosures_by_keyboard(browser, live, tmp_path):
+    from fake_rasa import answer_reply
+    answer = answer_reply(False)[1]["custom"]["answer"]  # loaded before the page asks (the fake replies fast)
+    page = browser.new_page(viewport={"width": 1024, "height": 900})
+    page.goto(live.url + "/chat")
+    page.wait_for_selector("#transcript .msg.bot")
+    page.focus("#chat-input")
+    page.keyboard.type("license cost for my two dogs")
+    page.keyboard.press("Enter")
+    msg = page.wait_for_selector(".msg.bot.answer")
+    assert msg.query_selector(".lead").text_content() == answer["lead"]
+    summaries = [s.text_content() for s in msg.query_selector_all("details > summary")]
+    assert summaries == ["How we worked it out", "Sources", "What our copy doesn\u2019t say", "Good to know"]
+    assert page.evaluate("() => [...document.querySelectorAll('.msg.answer details')].every(d => !d.open)")
+    assert not msg.query_selector("details ol").is_visible(), "closed by default"
+    page.screenshot(path=str(tmp_path / "answer-closed.png"), full_page=True)
+    assert axe_violations(page) == []
+
+    f = tab_to(page, lambda f: f["tag"] == "SUMMARY" and f["text"] == "Sources", key="Shift+Tab")
+    assert f["outline"].split()[0] != "none"
+    page.keyboard.press("Enter")
+    assert page.evaluate("() => document.activeElement.parentElement.open")
+    link = msg.query_selector("details[open] a[href='/code/7.02-4']")
+    assert link is not None and link.is_visible() and "Dunkirk Code 7.02-4" in link.text_content()
+    gaps = msg.query_selector_all("details")[2]
+    gaps.query_selector("summary").click()
+    assert "the Clerk can tell you the exact amount" in gaps.inner_text()
+    page.screenshot(path=str(tmp_path / "answer-open.png"), full_page=True)
+    assert axe_violations(page) == []
+    if os.environ.get("SCREENSHOTS"):
+        import shutil
+        for name in ("answer-closed.png", "answer-open.png"):
+            shutil.copy(tmp_path / name, os.path.join(os.environ["SCREENSHOTS"], name))

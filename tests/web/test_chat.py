@@ -141,3 +141,20 @@ def test_chat_api_is_rate_limited_per_address(make_app):
     codes = [c.post("/chat/api/start").status_code for _ in range(62)]
     assert codes[:60] == [200] * 60 and codes[60] == 429
     assert c.post("/chat/api/start").is_json
+
+
+def test_an_answer_comes_as_one_message_the_lead_first_with_its_parts(client, store):
+    from fake_rasa import answer_reply
+    from knowledge.render import internal_text
+    sent = answer_reply(False)[1]["custom"]  # loaded before the message (the fake must answer fast)
+    cid = start(client)["conversation_id"]
+    messages = say(client, cid, text="license cost for two dogs").get_json()["messages"]
+    assert len(messages) == 1, "the plain-text copy Rasa sends before the parts is not shown twice"
+    m = messages[0]
+    assert "".join(p["text"] for p in m["parts"]) == sent["answer"]["lead"]
+    ans = m["answer"]
+    assert len(ans["steps"]) == len(sent["answer"]["steps"]) and ans["gaps"] == sent["answer"]["gaps"]
+    assert {"label": "Dunkirk Code 7.02-4", "href": "/code/7.02-4"}.items() <= \
+        next(s for s in ans["sources"] if s["ref"] == "7.02-4").items()
+    shown = " ".join([sent["answer"]["lead"]] + ans["gaps"] + [p["text"] for c in ans["caveats"] for p in c])
+    assert internal_text(shown) == []

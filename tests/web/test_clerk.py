@@ -224,3 +224,16 @@ def test_mequon_chat_links_its_own_sections(make_app, fake_rasa):
     r = c.post("/chat/api/message", json={"conversation_id": cid, "text": "what about 58-521"})
     parts = r.get_json()["messages"][0]["parts"]
     assert {"text": "58-521", "href": "/code/58-521"} in parts
+
+
+def test_the_clerks_calculator_shows_every_step_with_its_own_citations_and_every_gap(clerk_client):
+    import re
+    r = clerk_client.post("/clerk/calc/burning", data={"day": "2026-11-30", "at": "23:30", "material": ""})
+    page = r.get_data(as_text=True)
+    steps = re.search(r"How it was worked out</h3>\s*<ol>(.*?)</ol>", page, re.S).group(1)
+    assert steps.count("<li>") >= 2 and steps.count('class="step-cites"') == steps.count("<li>"), \
+        "every burning step shows the sections that back it"
+    r = clerk_client.post("/clerk/calc/license", data={"on": "2026-05-01", "dogs": "1", "neutered": "1",
+                                                       "service_dogs": "0"})
+    page = r.get_data(as_text=True)
+    assert "Our copy of the code has a gap" in page, "the clerk sees each gap in full"

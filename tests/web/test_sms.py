@@ -6,7 +6,8 @@ import xml.etree.ElementTree as ET
 
 from conftest import PUBLIC, TOKEN, dead_port, sign
 
-from web.text import gsm7_length, is_gsm7
+from knowledge.render import internal_text
+from web.text import MORE_FIRST, MORE_NOTE, gsm7_length, is_gsm7, to_gsm7
 
 
 def reply(resp) -> str | None:
@@ -79,24 +80,54 @@ def test_yes_only_opts_in_when_opted_out(sms):
     assert reply(sms("yes")) == "You said: yes"
 
 
-def test_long_replies_are_paged_and_more_gives_the_rest(sms):
-    first = reply(sms("something long"))
-    assert gsm7_length(first) <= 320 and first.endswith("Reply MORE for the rest.")
+def _all_pages(sms, first):
     pages = [first]
-    for _ in range(5):
-        nxt = reply(sms("more"))
-        pages.append(nxt)
-        if not nxt.endswith("Reply MORE for the rest."):
+    for _ in range(12):
+        if not pages[-1].endswith((MORE_FIRST, MORE_NOTE)):
             break
-    assert all(gsm7_length(p) <= 320 and is_gsm7(p) for p in pages)
-    joined = " ".join(p.replace(" Reply MORE for the rest.", "") for p in pages)
-    assert joined.count("Dog licenses run from January 1") == 12
+        pages.append(reply(sms("more")))
+    return pages
+
+
+def test_long_replies_are_paged_on_sentences_and_more_gives_the_rest(sms, fake_rasa):
+    first = reply(sms("something long"))
+    assert first.endswith(MORE_NOTE)
+    pages = _all_pages(sms, first)
+    assert all(gsm7_length(p) <= 306 and is_gsm7(p) for p in pages)
+    bodies = [p.removesuffix(MORE_NOTE) for p in pages]
+    assert all(b.endswith("December 31.") for b in bodies), "pages break between sentences"
+    assert " ".join(bodies).count("Dog licenses run from January 1 to December 31.") == 12
+    assert "more" not in [m.lower() for m in fake_rasa.messages], "the web front answers MORE from its pages"
+
+
+def test_an_answer_by_sms_leads_with_its_lead_and_more_gives_the_details(sms, fake_rasa):
+    answer = fake_rasa_answer()
+    first = reply(sms("license cost for my 2 dogs"))
+    assert first == to_gsm7(answer["lead"]) + MORE_FIRST and len(answer["lead"]) <= 160
+    pages = _all_pages(sms, first)
+    assert len(pages) > 2 and all(gsm7_length(p) <= 306 and is_gsm7(p) for p in pages)
+    details = " ".join(p.removesuffix(MORE_NOTE) for p in pages[1:])
+    assert "How:" in details and "Sources:" in details and "Dunkirk Code 7.02-4" in details
+    assert "Part of this fee is set by the Town and isn't in our copy of the code" in details
+    assert details.count("Part of this fee is set by the Town") == 1, "a gap is said once"
+    for p in pages:
+        body = p.removesuffix(MORE_NOTE).removesuffix(MORE_FIRST)
+        assert body.endswith((".", ")", ";", ":")), f"a page ends on a sentence or clause: {body[-40:]!r}"
+        assert internal_text(p) == []
+    assert "more" not in [m.lower() for m in fake_rasa.messages]
+    reply(sms("more"))  # nothing of ours left: Rasa's "more" answers
+    assert fake_rasa.messages[-1] == "more"
+
+
+def fake_rasa_answer() -> dict:
+    from fake_rasa import answer_reply
+    return answer_reply(True)[1]["custom"]["answer"]
 
 
 def test_more_without_pages_of_ours_goes_to_rasa(sms, fake_rasa):
     reply(sms("hello"))
     reply(sms("MORE"))
-    assert fake_rasa.messages[-1] == "MORE"  # the action server keeps its own pages
+    assert fake_rasa.messages[-1] == "MORE"  # "that's all" comes from Rasa's action_more
 
 
 def test_replies_are_gsm7(sms):

@@ -8,18 +8,61 @@ from hypothesis import strategies as st
 from web.rasa import clean_user_text
 from web.text import gsm7_length, is_gsm7, segments, sms_pages, to_gsm7
 
-MORE = " Reply MORE for the rest."
+from web.text import MORE_FIRST, MORE_NOTE, SMS_LIMIT, answer_pages, clean_answer
+
+MORE = MORE_NOTE
+WORD = st.text(alphabet="abcdefghijklmnopqrstuvwxyz0123456789$'", min_size=1, max_size=12)
+SENTENCE = st.builds(lambda first, words, end: " ".join([first.capitalize()] + words) + end,
+                     WORD, st.lists(WORD, max_size=40), st.sampled_from([".", "?", "!"]))
+
+
+def _body(page: str) -> str:
+    return page[: -len(MORE)] if page.endswith(MORE) else page
 
 
 @settings(max_examples=300, deadline=None)
 @given(st.text(max_size=2000))
-def test_sms_pages_are_gsm7_within_320_and_lose_no_words(text):
+def test_sms_pages_are_gsm7_within_two_segments_and_lose_no_words(text):
     pages = sms_pages(text)
-    assert all(is_gsm7(p) and gsm7_length(p) <= 320 for p in pages)
+    assert all(is_gsm7(p) and gsm7_length(p) <= SMS_LIMIT == 306 for p in pages)
     assert all(p.endswith(MORE) for p in pages[:-1])
-    rebuilt = " ".join(p[: -len(MORE)] if i < len(pages) - 1 else p for i, p in enumerate(pages))
+    rebuilt = " ".join(_body(p) if i < len(pages) - 1 else p for i, p in enumerate(pages))
     expected = to_gsm7(re.sub(r"[ \t]+", " ", text).strip())
     assert "".join(rebuilt.split()) == "".join(expected.split())
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(SENTENCE, min_size=1, max_size=30))
+def test_pages_break_between_sentences_never_inside_one_that_fits(sentences):
+    text = " ".join(sentences)
+    pages = sms_pages(text)
+    bodies = [_body(p) for p in pages]
+    assert " ".join(bodies).split() == text.split(), "no word is cut or lost"
+    if all(gsm7_length(s) <= SMS_LIMIT - len(MORE) for s in sentences):
+        assert all(b.endswith((".", "?", "!")) for b in bodies), "every page ends a sentence"
+
+
+@settings(max_examples=200, deadline=None)
+@given(SENTENCE, st.lists(SENTENCE, max_size=8), st.lists(SENTENCE, max_size=4), st.lists(SENTENCE, max_size=3))
+def test_an_answers_page_one_is_its_lead_and_more_only_when_there_is_more(lead, steps, gaps, notes):
+    lead = lead[:160]
+    answer = clean_answer({"lead": lead, "rest": "", "steps": [{"text": s, "cites": []} for s in steps],
+                           "sources": [], "gaps": gaps, "caveats": notes})
+    pages = answer_pages(answer)
+    assert all(gsm7_length(p) <= SMS_LIMIT and is_gsm7(p) for p in pages)
+    if steps or gaps or notes:
+        assert pages[0] == to_gsm7(lead) + MORE_FIRST and len(pages) > 1
+    else:
+        assert pages == [to_gsm7(lead)]
+
+
+def test_clean_answer_refuses_what_is_not_an_answer_and_keeps_strings_only():
+    assert clean_answer(None) is None and clean_answer({"lead": ""}) is None and clean_answer({"lead": 5}) is None
+    got = clean_answer({"lead": "Yes.", "steps": [{"text": "a", "cites": ["x", 3]}, "b", {"text": None}],
+                        "sources": [{"label": "Dunkirk Code 7.02-4", "ref": "7.02-4", "quote": 7}], "gaps": [None, "g"]})
+    assert got["steps"] == [{"text": "a", "cites": ["x"]}]
+    assert got["sources"] == [{"label": "Dunkirk Code 7.02-4", "ref": "7.02-4", "section": "", "quote": ""}]
+    assert got["gaps"] == ["g"] and got["caveats"] == [] and got["rest"] == ""
 
 
 @given(st.text(max_size=200))

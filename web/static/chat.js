@@ -31,27 +31,59 @@
     for (var i = 0; i < old.length; i++) old[i].parentNode.removeChild(old[i]);
   }
 
-  function addMessage(who, parts, buttons) {
+  function link(text, href) {
+    var a = document.createElement("a");
+    a.href = href;
+    a.target = "_blank";
+    a.rel = "noopener";
+    a.textContent = text;
+    return a;
+  }
+
+  function fill(el, parts) {
+    (parts || []).forEach(function (part) {
+      if (part.href && /^\/code\//.test(part.href)) el.appendChild(link(part.text, part.href));
+      else el.appendChild(document.createTextNode(part.text));
+    });
+    return el;
+  }
+
+  // One native disclosure (closed): <details><summary>title</summary> list </details>.
+  function disclosure(div, title, items, render) {
+    if (!items || !items.length) return;
+    var d = document.createElement("details");
+    var s = document.createElement("summary");
+    s.textContent = title;
+    d.appendChild(s);
+    var list = document.createElement(title === "How we worked it out" ? "ol" : "ul");
+    items.forEach(function (item) { var li = document.createElement("li"); render(li, item); list.appendChild(li); });
+    d.appendChild(list);
+    div.appendChild(d);
+  }
+
+  function addAnswer(div, ans) {
+    if (ans.rest && ans.rest.length) div.appendChild(fill(document.createElement("p"), ans.rest));
+    disclosure(div, "How we worked it out", ans.steps, function (li, parts) { fill(li, parts); });
+    disclosure(div, "Sources", ans.sources, function (li, src) {
+      if (src.href && /^\/code\//.test(src.href)) li.appendChild(link(src.label, src.href));
+      else li.appendChild(document.createTextNode(src.label));
+      if (src.quote) li.appendChild(document.createTextNode(": \u201c" + src.quote + "\u201d"));
+    });
+    disclosure(div, "What our copy doesn\u2019t say", ans.gaps, function (li, text) { li.textContent = text; });
+    disclosure(div, "Good to know", ans.caveats, function (li, parts) { fill(li, parts); });
+  }
+
+  function addMessage(who, parts, buttons, answer) {
     var div = document.createElement("div");
-    div.className = "msg " + who;
+    div.className = "msg " + who + (answer ? " answer" : "");
     var label = document.createElement("span");
     label.className = "visually-hidden";
     label.textContent = who === "bot" ? "Assistant said: " : "You said: ";
     div.appendChild(label);
-    var p = document.createElement("p");
-    (parts || []).forEach(function (part) {
-      if (part.href && /^\/code\//.test(part.href)) {
-        var a = document.createElement("a");
-        a.href = part.href;
-        a.target = "_blank";
-        a.rel = "noopener";
-        a.textContent = part.text;
-        p.appendChild(a);
-      } else {
-        p.appendChild(document.createTextNode(part.text));
-      }
-    });
+    var p = fill(document.createElement("p"), parts);
+    if (answer) p.className = "lead";
     div.appendChild(p);
+    if (answer) addAnswer(div, answer);
     if (buttons && buttons.length) {
       var ul = document.createElement("ul");
       ul.className = "choices";
@@ -72,7 +104,7 @@
   }
 
   function showReplies(messages) {
-    (messages || []).forEach(function (m) { addMessage("bot", m.parts, m.buttons); });
+    (messages || []).forEach(function (m) { addMessage("bot", m.parts, m.buttons, m.answer); });
   }
 
   function setBusy(on) {
