@@ -295,6 +295,7 @@ class Answer:
     caveats: list[str] = field(default_factory=list)
     town: str = ""
     data: dict[str, Any] = field(default_factory=dict)
+    lead: str = ""
 
     def cite(self, citation: Citation) -> None:
         if all(c.ref != citation.ref or c.quote != citation.quote for c in self.citations):

@@ -27,13 +27,21 @@ def not_covered(town: Town, topic: str, on: date) -> Answer:
     """The town's code is silent on ``topic``: say so and give the clerk's contact, never borrow a rule."""
     t = town.topics[topic]
     answer = Answer(topic=topic, town=town.key,
-                    result=f"{town.name}'s code, as we hold it, does not cover {t.title.lower()}.")
+                    result=f"{town.name}'s code, as we hold it, does not cover {t.title.lower()}.",
+                    lead=f"Our copy of {town.short_name}'s code does not cover {t.title.lower()}. "
+                         f"Please ask {ask_clerk(town)}.")
     if town.scope is not None:
         answer.step(f"The {town.code_name} we hold covers {town.scope.quote}.", town.scope)
     if t.note:
         answer.step(town.render(t.note, on), *((town.scope,) if town.scope is not None else ()))
     answer.caveats.append(f"For an answer, ask: {town.contact_line()}.")
     return answer
+
+
+def ask_clerk(town: Town) -> str:
+    """ "the Dunkirk Clerk, 608-555-0100" for a lead; without a phone while the contact is a placeholder."""
+    phone = "" if town.clerk.placeholder or not town.clerk.phone else f", {town.clerk.phone}"
+    return f"the {town.short_name} Clerk{phone}"
 
 
 def add_gaps(answer: Answer, town: Town, topic: str) -> None:

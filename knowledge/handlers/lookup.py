@@ -14,6 +14,7 @@ from datetime import date
 from ..errors import NeedsClarification
 from ..loader import resolve
 from ..model import Answer, Citation, Town
+from .. import rules
 from .common import a_day, add_contact, add_gaps, not_covered
 
 STOPWORDS = set("""a an and are as at be by can do does for from have how i if in is it its may me my of on or
@@ -21,23 +22,39 @@ our shall so that the their there this to what when where which who will with wo
 code say says section sec town city rule rules tell please""".split())
 
 
-def topic(town: Town, key: str, *, on: date, animal: str | None = None) -> Answer:
-    """What the town's code says on topic ``key`` (a key of knowledge/topics.yml). Asked about one kind of
-    animal ("do cats need a license?"), a topic rule ``for_<animal>`` answers first, the summary follows."""
+def topic(town: Town, key: str, *, on: date, animal: str | None = None, question: str | None = None,
+          aspect: str | None = None, cross: bool = True) -> Answer:
+    """What the town's code says on topic ``key`` (a key of knowledge/topics.yml), led by the rule that
+    answers what was asked: the rule named ``aspect``, else the topic's rule that best matches ``question``
+    (the resident's words), or another topic's rule that matches it clearly better (``cross``; see
+    knowledge/rules.py). Asked about one kind of animal ("do cats need a license?"), a topic rule
+    ``for_<animal>`` answers first, the summary follows."""
     on = a_day(on, "on")
     if key not in town.topics:
         raise NeedsClarification("I'm not sure which topic you mean. Could you say it another way?",
                                  field="topic")
     t = town.topics[key]
+    rule = t.rules.get(f"for_{animal}") if animal else None
+    chosen = None if rule is not None else rules.pick(town, key, question, aspect, cross=cross)
+    if chosen is not None and chosen.crossed:
+        answer = topic(town, chosen.topic, on=on, aspect=chosen.name, cross=False)
+        answer.data["asked_topic"] = key
+        return answer
     if not t.covered:
         return not_covered(town, key, on)
-    rule = t.rules.get(f"for_{animal}") if animal else None
     if rule is not None:
         answer = Answer(topic=key, town=town.key, result=town.render(rule.text, on))
         answer.cite(rule.citation)
         answer.steps.append(town.render(t.summary, on))
+        if getattr(rule, "lead", ""):
+            answer.lead = rules.lead_of(town, rule, on)
     else:
         answer = Answer(topic=key, town=town.key, result=town.render(t.summary, on))
+    if chosen is not None:
+        answer.lead = answer.lead or rules.lead_of(town, chosen.rule, on)
+        answer.data["rule"] = f"{chosen.topic}.{chosen.name}"
+        for _, _, r in ((chosen.topic, chosen.name, chosen.rule), *chosen.others):
+            answer.step(town.render(r.text, on), r.citation)
     for c in t.citations:
         answer.cite(c)
     answer.caveats.extend(town.render(c, on) for c in t.caveats)
