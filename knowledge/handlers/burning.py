@@ -282,7 +282,7 @@ def _lead(town, moment, start, end, day, rise, set_, daylight, blocked, match) -
     rule = lambda topic, name: _rule(town, topic, name)  # noqa: E731
     if blocked:
         r = rule("no_burning_order", "order_in_effect")
-        return _cited(f"No: {town.render(r.text, day)}", r.citation)
+        return _cited(f"No: {_lower(town.render(r.text, day))}", r.citation)
     if match is not None and match.kind in ("prohibited", "permit_required", "conditional"):
         g = match.groups[0]
         said = _first_sentence(g.rule)
@@ -310,6 +310,11 @@ def _lead(town, moment, start, end, day, rise, set_, daylight, blocked, match) -
     return text if len(text) <= LEAD_LIMIT else _cited(f"Yes: {when}, {condition.split(' and ')[0]}", r.citation)
 
 
+def _lower(text: str) -> str:
+    """A rule's sentence continuing a lead: "A no-burning order ..." -> "a no-burning order ..."."""
+    return text[:1].lower() + text[1:] if text[1:2].islower() else text
+
+
 def _clock(moment: datetime) -> str:
     """ "8:12 p.m." (the time zone is in the details)."""
     return words_for_time(moment).rsplit(" ", 1)[0]
@@ -329,7 +334,7 @@ def burn_window(town: Town, *, day: date, order: BurningOrder | None = None) -> 
     blocked = _order_step(answer, town, order, day)
     answer.value = {"sunrise": rise, "sunset": set_, "allowed": not blocked}
     daylight = _rule(town, "burning_hours", "daylight_only")
-    answer.lead = (_cited(f"No: {town.render(_rule(town, 'no_burning_order', 'order_in_effect').text, day)}",
+    answer.lead = (_cited(f"No: {_lower(town.render(_rule(town, 'no_burning_order', 'order_in_effect').text, day))}",
                           _rule(town, "no_burning_order", "order_in_effect").citation) if blocked else
                    _cited(f"{words_for_day(day).split(',')[0]}: burning only from sunrise, {_clock(rise)}, to sunset, "
                           f"{_clock(set_)}", daylight.citation))
@@ -363,7 +368,7 @@ def burning_order_status(town: Town, *, now: datetime, order: BurningOrder | Non
     else:
         answer.result = f"No: {rule} (As of {as_of}.)"
     now_rule = _rule(town, "no_burning_order", "order_in_effect" if active else "no_order_recorded")
-    answer.lead = _cited(f"{'Yes' if active else 'No'}: {town.render(now_rule.text, day)}", now_rule.citation)
+    answer.lead = _cited(f"{'Yes' if active else 'No'}: {_lower(town.render(now_rule.text, day))}", now_rule.citation)
     answer.step(town.render(t.summary, day), *t.citations)
     status = _rule(town, "no_burning_order", "status_source")
     answer.cite(status.citation)

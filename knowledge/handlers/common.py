@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import re
 from datetime import date
 from typing import Any
 
 from ..errors import NeedsClarification
-from ..model import Answer, Town
+from ..model import Answer, Citation, Town
 
 
 def use(answer: Answer, town: Town, name: str, day: date) -> Any:
@@ -36,6 +37,46 @@ def not_covered(town: Town, topic: str, on: date) -> Answer:
         answer.step(town.render(t.note, on), *((town.scope,) if town.scope is not None else ()))
     answer.caveats.append(f"For an answer, ask: {town.contact_line()}.")
     return answer
+
+
+LEAD_LIMIT = 160  # GSM-7 characters: one SMS segment
+_REF = re.compile(r"\((Wis\. [^()]*|[0-9][0-9.\-]*)(\([^()]*\))*[a-z]?\)")
+
+
+def lead_from_result(answer: Answer, prefer: Citation | None = None, limit: int = LEAD_LIMIT) -> str:
+    """A lead cut from the answer's own result: the longest run of its first sentences (or clauses) that fits
+    in one SMS segment, with the section in short form if the words kept do not already name one."""
+    from ..rules import short_ref
+    text = " ".join(answer.result.split())
+    sentences = re.split(r"(?<=[.?!])\s+(?=[A-Z])", text)
+    candidates = [" ".join(sentences[:i]) for i in range(len(sentences), 0, -1)]
+    first = sentences[0].rstrip(".")
+    for sep in ("; ", " — ", ": "):
+        if sep in first:
+            candidates.append(first.split(sep)[0])
+    ref = prefer or (answer.citations[0] if answer.citations else None)
+    for c in candidates:
+        c = c.rstrip()
+        if not _REF.search(c) and ref is not None:
+            c = f"{c.rstrip('.')} ({short_ref(ref)})."
+        elif not c.endswith((".", "?", "!")):
+            c += "."
+        if len(c) <= limit:
+            return c
+    return c[:limit - 3].rsplit(" ", 1)[0] + "..."
+
+
+def with_lead(handler):
+    """Give the answer of ``handler`` a lead cut from its result when the handler set none of its own."""
+    import functools
+
+    @functools.wraps(handler)
+    def wrapped(*args, **kwargs):
+        answer = handler(*args, **kwargs)
+        if not answer.lead:
+            answer.lead = lead_from_result(answer)
+        return answer
+    return wrapped
 
 
 def ask_clerk(town: Town) -> str:

@@ -15,7 +15,7 @@ from ..errors import NeedsClarification
 from ..loader import resolve
 from .. import rules
 from ..model import Answer, Citation, Town, term_key
-from .common import a_day, add_contact, add_gaps, not_covered
+from .common import a_day, add_contact, add_gaps, not_covered, with_lead
 
 STOPWORDS = set("""a an and are as at be by can do does for from have how i if in is it its may me my of on or
 our shall so that the their there this to what when where which who will with would you your about any
@@ -69,6 +69,7 @@ def _first_sentence(text: str, limit: int = 200) -> str:
     return cut if len(cut) <= limit else flat[:limit].rsplit(" ", 1)[0]
 
 
+@with_lead
 def section(town: Town, ref: str) -> Answer:
     """The text of section or paragraph ``ref`` ("7.02-6", "7.02-5(d)(2)", "58-527")."""
     cleaned = re.sub(r"(?i)^\s*(sec(tion)?\.?|§)\s*", "", str(ref or "")).strip().rstrip(".?")
@@ -91,6 +92,12 @@ def section(town: Town, ref: str) -> Answer:
     return answer
 
 
+def _fit(text: str, limit: int = 160) -> str:
+    """``text`` within one SMS segment, cut at a word with "..." when longer."""
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[:limit - 3].rsplit(" ", 1)[0].rstrip(",;:") + "..."
+
+
 def _example(town: Town) -> str:
     own = [n for n, s in town.sections.items() if s.code == town.code_name]
     return ", ".join(f'"{n}"' for n in own[1:3])
@@ -105,6 +112,7 @@ def _words(text: str) -> list[str]:
     return out
 
 
+@with_lead
 def search(town: Town, query: str, *, on: date, limit: int = 3) -> Answer:
     """The best matching sections of the town's code for free text ``query`` (Okapi BM25 over paragraphs)."""
     on = a_day(on, "on")
@@ -136,6 +144,9 @@ def search(town: Town, query: str, *, on: date, limit: int = 3) -> Answer:
     answer = Answer(topic="search", town=town.key, value=best,
                     result=f"The {town.code_name} sections that best match \"{query.strip()}\": "
                            + "; ".join(f"{b} {town.sections[b].title}" for b in best) + ".")
+    top = town.sections[best[0]]
+    answer.lead = _fit(f"Best match: {top.number} {top.title}" + (
+        f"; also {', '.join(best[1:])}." if len(best) > 1 else "."))
     for b in best:
         s = town.sections[b]
         para = max(s.paragraphs, key=lambda p: sum(1 for t in _words(p.text) if t in terms))
@@ -160,6 +171,7 @@ def _term_candidates(term: str) -> list[str]:
     return out
 
 
+@with_lead
 def definition(town: Town, term: str) -> Answer:
     """What one term means in the town's code ("owner", "at large", "loose", "bonfire"), quoted and cited from
     definitions.yml; a term the code does not define says so. ``data``: term, defined (bool), asked."""
@@ -178,6 +190,7 @@ def definition(town: Town, term: str) -> Answer:
     answer = Answer(topic="definitions", town=town.key, value=found.term,
                     result=f'{c.label} defines "{found.term}"{via}: "{c.quote}"')
     answer.cite(c)
+    answer.lead = _fit(f'"{found.term}" ({rules.short_ref(c)}): {re.sub(r"^[(][0-9a-z]+[)] ", "", c.quote)}')
     full = c.section.text_at(c.path)
     if " ".join(full.split()) != c.quote:
         answer.step(full, Citation(c.section, c.path, c.quote))
