@@ -21,7 +21,7 @@ from .model import Citation, Topic, TopicRule, Town
 #: another topic's rule replaces the classified topic's best rule only when it scores this many times higher
 CROSS_MARGIN = 2.0
 #: ... and at least this much in absolute terms (a single common word is not a match)
-CROSS_FLOOR = 3.0
+CROSS_FLOOR = 5.0
 
 STOPWORDS = set("""a an and are as at be by can do does for from have i if in is it its me my of on or our
 so that the their there this to will with would you your about any please hi hey ok thanks u im ive dont
@@ -41,7 +41,7 @@ def words(text: str) -> list[str]:
     """Lower-case word stems for ranking: stop words dropped, a plural or -ing/-ed ending cut."""
     out = []
     for w in re.findall(r"[a-z0-9]+", (text or "").lower()):
-        if w in STOPWORDS or (len(w) < 3 and not w.isdigit()):
+        if w in STOPWORDS or len(w) < 3 or w.isdigit():  # numbers match amounts by chance, not meaning
             continue
         out.append(re.sub(r"(ies|es|s|ing|ed)$", "", w) if len(w) > 4 else w.rstrip("s") if len(w) > 3 else w)
     return out
@@ -59,6 +59,12 @@ def lead_of(town: Town, rule: Rule, day: date) -> str:
     return f"{text[:-1] if end else text} ({short_ref(rule.citation)}){end or '.'}"
 
 
+def _leads(rule) -> bool:
+    """A rule may lead a topic answer when it has a lead and the words it answers (`asks`); rules without
+    `asks` lead only where a handler names them (a status, a material not on any list)."""
+    return isinstance(rule, Rule) and bool(rule.lead) and bool(rule.asks)
+
+
 def _document(topic: Topic, name: str, rule: Rule) -> list[str]:
     return words(" ".join((topic.title, name.replace("_", " "), rule.text, rule.lead, rule.asks * 2,
                            rule.citation.quote)))
@@ -69,7 +75,7 @@ class Ranker:
 
     def __init__(self, town: Town):
         self.entries = [(key, name, rule) for key, t in town.topics.items() if t.covered
-                        for name, rule in t.rules.items() if isinstance(rule, Rule) and rule.lead]
+                        for name, rule in t.rules.items() if _leads(rule)]
         self.index = bm25s.BM25()
         corpus = [_document(town.topics[k], n, r) for k, n, r in self.entries] or [["empty"]]
         self.index.index(corpus, show_progress=False)
@@ -106,7 +112,7 @@ def pick(town: Town, key: str, question: str | None = None, aspect: str | None =
     """The rule of topic ``key`` that answers ``question`` (or the rule named ``aspect``); across the town's
     topics when another topic's rule matches clearly better (``cross``). None if the topic has no lead rule."""
     t = town.topics.get(key)
-    own = [(n, r) for n, r in (t.rules.items() if t else ()) if isinstance(r, Rule) and r.lead]
+    own = [(n, r) for n, r in (t.rules.items() if t else ()) if _leads(r)] if t is not None and t.covered else []
     if aspect and t is not None and isinstance(t.rules.get(aspect), Rule) and t.rules[aspect].lead:
         rest = tuple((key, n, r) for n, r in own if n != aspect)
         return Pick(key, aspect, t.rules[aspect], rest)

@@ -88,11 +88,14 @@ def test_topic_answer_leads_with_the_rule_asked(town, key, question, fact):
 
 
 def test_a_question_in_a_neighbouring_topic_is_answered_from_the_rule_that_answers_it():
-    # Classified as at_large, but the words ask for the leash length: 58-521(a)(2)a, "not more than 20 feet"
-    t = load_town("mequon")
-    answer = handlers.topic(t, "licence_tags" if False else "license_tags", on=date(2026, 12, 1),
-                            question="how long may the leash be when I walk my dog in the park")
-    assert "20 feet" in answer.lead and answer.data.get("asked_topic") == "license_tags"
+    # Classified as "permits" (a topic Dunkirk's code is silent on), but the words ask whether a cat needs a
+    # license, which 7.02-1(a) answers: the code licenses "any dog more than five (5) months of age".
+    t = load_town("dunkirk")
+    answer = handlers.topic(t, "permits", on=date(2026, 12, 1), question="is a license required for cats in dunkirk")
+    assert answer.lead.startswith("No") and "cat" in answer.lead and answer.data.get("asked_topic") == "permits"
+    # Without cross-topic ranking the same question is answered "not covered".
+    assert "does not cover" in handlers.topic(t, "permits", on=date(2026, 12, 1), cross=False,
+                                              question="is a license required for cats in dunkirk").lead
 
 
 def test_an_aspect_the_caller_knows_picks_the_rule():
