@@ -40,7 +40,7 @@ def test_every_covered_topic_has_a_lead_rule_and_every_topic_answer_a_lead(town)
     t = load_town(town)
     for key, topic in t.topics.items():
         if topic.covered:
-            assert any(isinstance(r, Rule) and r.lead for r in topic.rules.values()), f"{town} {key}"
+            assert any(isinstance(r, Rule) and r.lead and r.asks for r in topic.rules.values()), f"{town} {key}"
         check_lead(handlers.topic(t, key, on=date(2026, 12, 1), cross=False).lead)
 
 
