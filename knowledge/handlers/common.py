@@ -55,15 +55,16 @@ def lead_from_result(answer: Answer, prefer: Citation | None = None, limit: int 
         if sep in first:
             candidates.append(first.split(sep)[0])
     ref = prefer or (answer.citations[0] if answer.citations else None)
+    tail = ""
     for c in candidates:
         c = c.rstrip()
-        if not _REF.search(c) and ref is not None:
-            c = f"{c.rstrip('.')} ({short_ref(ref)})."
-        elif not c.endswith((".", "?", "!")):
-            c += "."
+        tail = "" if _REF.search(c) or ref is None else f" ({short_ref(ref)})."
+        c = f"{c.rstrip('.')}{tail}" if tail else c if c.endswith((".", "?", "!")) else c + "."
         if len(c) <= limit:
             return c
-    return c[:limit - 3].rsplit(" ", 1)[0] + "..."
+    body = candidates[-1].rstrip().rstrip(".")
+    room = limit - len(tail) - 3
+    return body[:room].rsplit(" ", 1)[0].rstrip(",;:") + "..." + tail.rstrip(".") + ("." if tail else "")
 
 
 def with_lead(handler):

@@ -190,7 +190,9 @@ def definition(town: Town, term: str) -> Answer:
     answer = Answer(topic="definitions", town=town.key, value=found.term,
                     result=f'{c.label} defines "{found.term}"{via}: "{c.quote}"')
     answer.cite(c)
-    answer.lead = _fit(f'"{found.term}" ({rules.short_ref(c)}): {re.sub(r"^[(][0-9a-z]+[)] ", "", c.quote)}')
+    tail = f" ({rules.short_ref(c)})."
+    body = " ".join(re.sub(r"^[(][0-9a-z]+[)] ", "", c.quote).split()).rstrip(".")
+    answer.lead = body + tail if len(body + tail) <= 160 else _fit(body, 160 - len(tail)) + tail
     full = c.section.text_at(c.path)
     if " ".join(full.split()) != c.quote:
         answer.step(full, Citation(c.section, c.path, c.quote))
