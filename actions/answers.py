@@ -13,7 +13,7 @@ from rasa_sdk.executor import CollectingDispatcher
 from knowledge import NeedsClarification, handlers, when
 from knowledge.model import Answer
 
-from . import common, parsing
+from . import common, parsing, search_fallback
 
 log = logging.getLogger(__name__)
 TOPICS = yaml.safe_load((Path(__file__).resolve().parents[1] / "knowledge" / "topics.yml").read_text())
@@ -56,23 +56,25 @@ def answer_for(intent: str, tracker: Tracker, t, now) -> Answer:
                 animal=animal if animal in ("dog", "cat") else "other",
                 vaccinated=None if vacc is None else vacc == "vaccinated")
     if intent == "ask_no_burning_order":
+        said = common.when_text(tracker)  # "this weekend", "Saturday": the orders in force then
+        during = when.resolve(said, t, now=now) if said else None
         try:
-            order = common.burning_order(t)
+            orders = common.burning_orders(t)
         except Exception:  # the records store is down: the rule, without claiming a status
             answer = handlers.topic(t, "no_burning_order", on=today)
             answer.caveats.insert(0, "I can't check right now whether an order is in effect; call the Fire "
                                      "Department or the Clerk before you burn.")
             return answer
-        return handlers.burning_order_status(t, now=now, order=order)
+        return handlers.burning_order_status(t, now=now, orders=orders, during=during)
     if intent in ("ask_can_burn", "ask_burning_hours") or (
             intent == "ask_prohibited_materials" and common.entity(tracker, "material")):
         said = common.when_text(tracker)
         if said or intent == "ask_can_burn":
             at = when.resolve(said, t, now=now) if said else now
-            return handlers.burning(t, at=at, order=common.burning_order(t),
+            return handlers.burning(t, at=at, orders=common.burning_orders(t),
                                     material=common.entity(tracker, "material"))
     if intent == "ask_prohibited_materials" and common.entity(tracker, "material"):
-        return handlers.burning(t, at=now, order=common.burning_order(t),
+        return handlers.burning(t, at=now, orders=common.burning_orders(t),
                                 material=common.entity(tracker, "material"))
     animal = animal_kind(common.entity(tracker, "animal"))
     if key == "permits" and animal == "cat" and "for_cat" in t.topics["license_required"].rules:
@@ -203,12 +205,14 @@ class ActionClarify(Action):
 
     async def run(self, dispatcher, tracker, domain):
         t = common.town()
-        ranking = tracker.latest_message.get("intent_ranking") or []
-        options = [r["name"] for r in ranking
-                   if (r["name"].startswith("ask_") or r["name"] == "notify_burn") and r.get("confidence", 0) >= 0.02][:3]
-        titles = [topic_title(i) for i in options]
+        # Issue #12: search the town's topics for the question (actions/search_fallback.py) instead of
+        # offering only the unsure classifier's guesses; plainly off-topic questions get the out-of-scope answer.
+        found = search_fallback.suggest(t, common.text_of(tracker), tracker.latest_message.get("intent_ranking"))
+        if found.out_of_scope:
+            return await ActionOutOfScope().run(dispatcher, tracker, domain)
+        titles = [s.label for s in found.suggestions]
         _record(t, tracker, titles)
-        buttons = [{"title": title, "payload": f"/{intent}"} for intent, title in zip(options, titles)]
+        buttons = [{"title": s.label, "payload": f"/{s.intent}"} for s in found.suggestions]
         if buttons:
             text = ("I'm not sure I understood. Did you mean one of these? "
                     + " / ".join(titles) + f". If not, the {_contact(t)} can help.")

@@ -29,8 +29,8 @@ def burning_covered(t) -> bool:
 
 
 def burn_window(t, day: date):
-    """(sunrise, sunset, order_active, answer) for ``day``."""
-    answer = handlers.burn_window(t, day=day, order=common.burning_order(t))
+    """(sunrise, sunset, order_active, answer) for ``day``: blocked only by an order in force on that day."""
+    answer = handlers.burn_window(t, day=day, orders=common.burning_orders(t))
     v = answer.value or {}
     return v.get("sunrise"), v.get("sunset"), not v.get("allowed", True), answer
 

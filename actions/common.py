@@ -117,8 +117,18 @@ def store():
 
 
 def burning_order(t):
+    """The no-burning order in force now, or None (the store's clock)."""
     try:
         return store().burning_order(t.key)
     except Exception:  # the store is down: say nothing rather than claim "no order"
         log.exception("cannot read the no-burning order")
+        raise
+
+
+def burning_orders(t):
+    """Every dated no-burning order of the town, for the engine to check the one in force at the moment asked."""
+    try:
+        return store().no_burning_orders(t.key)
+    except Exception:  # the store is down: say nothing rather than claim "no order"
+        log.exception("cannot read the no-burning orders")
         raise

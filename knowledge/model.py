@@ -335,3 +335,22 @@ class BurningOrder:
     reason: str = ""
     since: datetime | None = None
     set_by: str = ""
+    #: a dated order as the Board issued it: in force from ``start`` until ``end`` (None: until lifted; an order
+    #: lifted early has ``end`` at the lifting); an order without ``start`` is in force whenever ``active``
+    start: datetime | None = None
+    end: datetime | None = None
+    board_action: str = ""
+    order_id: int | None = None
+
+    def overlaps(self, start: datetime, end: datetime | None = None) -> bool:
+        """Is the order in force at any moment of [start, end] (``end`` None: the instant ``start``)?"""
+        if not self.active:
+            return False
+        end = start if end is None or end < start else end
+        if self.start is not None and end < self.start:
+            return False
+        return self.end is None or start < self.end
+
+    def covers(self, at: datetime) -> bool:
+        """Is the order in force at the instant ``at``?"""
+        return self.overlaps(at)

@@ -28,6 +28,10 @@ class Clerk:
     username: str
     created_at: datetime
     last_login: datetime | None = None
+    role: str = "clerk"  # "clerk" | "fire" (the Fire Department's view only)
+
+
+ROLES = ("clerk", "fire")
 
 
 class ClerkAccounts:
@@ -35,19 +39,21 @@ class ClerkAccounts:
 
     engine: Engine
 
-    def create_clerk(self, username: str, password: str, now: datetime | None = None) -> Clerk:
+    def create_clerk(self, username: str, password: str, now: datetime | None = None, role: str = "clerk") -> Clerk:
         username = username.strip()
+        if role not in ROLES:
+            raise ValueError(f"role must be one of {', '.join(ROLES)}")
         if not username:
             raise ValueError("username is required")
         if len(password) < MIN_PASSWORD:
             raise ValueError(f"password must be at least {MIN_PASSWORD} characters")
-        row = dict(username=username, password_hash=_hasher.hash(password), created_at=now or utcnow())
+        row = dict(username=username, password_hash=_hasher.hash(password), created_at=now or utcnow(), role=role)
         try:
             with self.engine.begin() as conn:
                 new_id = conn.execute(insert(s.clerks).values(**row)).inserted_primary_key[0]
         except IntegrityError:
             raise ValueError(f"clerk {username!r} already exists") from None
-        return Clerk(id=new_id, username=username, created_at=row["created_at"])
+        return Clerk(id=new_id, username=username, created_at=row["created_at"], role=role)
 
     def verify_clerk(self, username: str, password: str, now: datetime | None = None) -> Clerk | None:
         """The clerk if the password matches; the hash is checked even for unknown names (same timing)."""
@@ -66,10 +72,12 @@ class ClerkAccounts:
             if _hasher.check_needs_rehash(stored):
                 values["password_hash"] = _hasher.hash(password)
             conn.execute(update(t).where(t.c.id == r.id).values(**values))
-        return Clerk(id=r.id, username=r.username, created_at=r.created_at, last_login=values["last_login"])
+        return Clerk(id=r.id, username=r.username, created_at=r.created_at, last_login=values["last_login"],
+                     role=r.role)
 
     def get_clerk(self, clerk_id: int) -> Clerk | None:
         t = s.clerks
         with self.engine.connect() as conn:
             r = conn.execute(select(t).where(t.c.id == clerk_id)).first()
-        return Clerk(id=r.id, username=r.username, created_at=r.created_at, last_login=r.last_login) if r else None
+        return (Clerk(id=r.id, username=r.username, created_at=r.created_at, last_login=r.last_login, role=r.role)
+                if r else None)

@@ -84,6 +84,39 @@ burning_orders = Table(
 )
 Index("ix_order_town", burning_orders.c.town, burning_orders.c.id)
 
+#: Dated no-burning orders (7.09(4)); records/orders.py keeps them from overlapping. Not purged: Board actions.
+no_burning_orders = Table(
+    "no_burning_orders", metadata,
+    Column("id", Integer, primary_key=True),
+    Column("town", String(40), nullable=False),
+    Column("start_at", UTCDateTime, nullable=False),
+    Column("end_at", UTCDateTime, nullable=True),  # None: until lifted
+    Column("reason", Text, nullable=False, default=""),
+    Column("board_action", Text, nullable=False, default=""),
+    Column("recorded_by", String(120), nullable=False),
+    Column("created_at", UTCDateTime, nullable=False),
+    Column("ended_by", String(80), nullable=False, default=""),
+    Column("legal_hold", Boolean, nullable=False, default=False),
+)
+Index("ix_nbo_town_start", no_burning_orders.c.town, no_burning_orders.c.start_at)
+
+#: Every change to an order, never edited: recorded, extended, lifted, superseded, migrated.
+no_burning_order_events = Table(
+    "no_burning_order_events", metadata,
+    Column("id", Integer, primary_key=True),
+    Column("town", String(40), nullable=False),
+    Column("order_id", Integer, nullable=False),
+    Column("kind", String(20), nullable=False),
+    Column("start_at", UTCDateTime, nullable=False),
+    Column("end_at", UTCDateTime, nullable=True),
+    Column("board_action", Text, nullable=False, default=""),
+    Column("reason", Text, nullable=False, default=""),
+    Column("recorded_by", String(120), nullable=False),
+    Column("created_at", UTCDateTime, nullable=False),
+    Column("legal_hold", Boolean, nullable=False, default=False),
+)
+Index("ix_nboe_town", no_burning_order_events.c.town, no_burning_order_events.c.id)
+
 inbound_sms = Table(
     "inbound_sms", metadata,
     Column("id", Integer, primary_key=True),
@@ -137,6 +170,7 @@ clerks = Table(
     Column("password_hash", String(255), nullable=False),
     Column("created_at", UTCDateTime, nullable=False),
     Column("last_login", UTCDateTime, nullable=True),
+    Column("role", String(20), nullable=False, default="clerk", server_default="clerk"),  # "clerk" | "fire"
     UniqueConstraint("username", name="uq_clerk_username"),
 )
 

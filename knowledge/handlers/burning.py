@@ -132,13 +132,52 @@ def _daylight(town: Town, start: datetime, end: datetime | None) -> tuple[str, l
 
 # -- the answers ---------------------------------------------------------------------------------------
 
-def _order_step(answer: Answer, town: Town, order: BurningOrder | None, day: date) -> bool:
-    """The no-burning order's step; True when an order is in effect."""
-    if order is not None and order.active:
-        since = f" since {order.since:%B %-d, %Y}" if order.since else ""
-        reason = f" ({order.reason})" if order.reason else ""
+def _orders(order: BurningOrder | None, orders) -> list[BurningOrder]:
+    """The old single ``order=`` and the dated ``orders=`` as one list, oldest recorded first."""
+    return [o for o in list(orders or []) + ([order] if order is not None else []) if o is not None and o.active]
+
+
+def _in_force(all_orders: list[BurningOrder], start: datetime, end: datetime | None = None) -> list[BurningOrder]:
+    """The orders in force at any moment of [start, end] (7.10(4): any open burning while one is in effect)."""
+    return [o for o in all_orders if o.overlaps(start, end)]
+
+
+def _at(town: Town, t: datetime) -> str:
+    local = t.astimezone(ZoneInfo(town.timezone))
+    return f"{words_for_time(local)} on {words_for_day(local.date())}"
+
+
+def order_words(town: Town, o: BurningOrder) -> str:
+    """"in force from 8:00 a.m. CST on Tuesday, ... until lifted (Board action; reason)" for one order."""
+    if o.start is None:
+        since = f" since {o.since.astimezone(ZoneInfo(town.timezone)):%B %-d, %Y}" if o.since else ""
+        words = f"in force{since}"
+    else:
+        words = f"in force from {_at(town, o.start)} " + (f"until {_at(town, o.end)}" if o.end is not None else
+                                                          "until it is lifted")
+    notes = "; ".join(x for x in (o.board_action, o.reason) if x)
+    return words + (f" ({notes})" if notes else "")
+
+
+def _order_end(all_orders: list[BurningOrder], at: datetime) -> datetime | None:
+    """When no order is in force any more, counting orders that follow on without a gap; None: until lifted."""
+    t = at
+    for _ in range(len(all_orders) + 1):
+        covering = _in_force(all_orders, t)
+        if not covering:
+            return t
+        if any(o.end is None for o in covering):
+            return None
+        t = max(o.end for o in covering)
+    return t
+
+
+def _order_step(answer: Answer, town: Town, in_force: list[BurningOrder], day: date) -> bool:
+    """The no-burning order's step; True when an order is in force for the time asked about."""
+    if in_force:
+        recorded = "; ".join(order_words(town, o) for o in in_force)
         _step(answer, town, "no_burning_order", "order_in_effect", day,
-              before=f"Recorded{since}{reason}: " if since or reason else "")
+              before=f"Recorded: an order {recorded}. ")
         return True
     _step(answer, town, "no_burning_order", "no_order_recorded", day)
     return False
@@ -153,9 +192,12 @@ def _rule_steps(answer: Answer, town: Town, day: date) -> None:
 
 
 def burning(town: Town, *, at: datetime | Moment, order: BurningOrder | None = None,
-            material: str | None = None) -> Answer:
+            material: str | None = None, orders: list[BurningOrder] | None = None) -> Answer:
     """May the resident burn ``material`` (their words, or None) at ``at``: an aware datetime, or a Moment
     from knowledge.when (an instant, or an interval from ``start`` to ``end`` such as an evening or a night)?
+
+    ``orders``: the dated no-burning orders the records hold (any in force at a moment of ``at`` forbids it);
+    ``order``: one order as before (in force whenever ``active`` if it has no ``start``).
 
     ``value``: allowed (True; False; None when the material's rule leaves it open), in_hours, order_active,
     material_ok (True/False/None), material_kind.
@@ -179,7 +221,7 @@ def burning(town: Town, *, at: datetime | Moment, order: BurningOrder | None = N
     _step(answer, town, "burning_hours", "daylight_only", day,
           before=f"I understood: {said}. On {words_for_day(day)}, sunrise is {words_for_time(rise)} and "
                  f"sunset {words_for_time(set_)}. ")
-    blocked = _order_step(answer, town, order, day)
+    blocked = _order_step(answer, town, _in_force(_orders(order, orders), start, end), day)
     match = material_rule(town, material) if material and str(material).strip() else None
     if daylight != "all" and not (moment.kind == "day" and daylight == "some"):
         early = start < rise if end is None else end <= rise
@@ -320,8 +362,10 @@ def _clock(moment: datetime) -> str:
     return words_for_time(moment).rsplit(" ", 1)[0]
 
 
-def burn_window(town: Town, *, day: date, order: BurningOrder | None = None) -> Answer:
-    """Sunrise-to-sunset window on ``day`` for the burn-notification form, from the town's burning rules."""
+def burn_window(town: Town, *, day: date, order: BurningOrder | None = None,
+                orders: list[BurningOrder] | None = None) -> Answer:
+    """Sunrise-to-sunset window on ``day`` for the burn-notification form, from the town's burning rules;
+    not allowed when an order is in force at any moment of that window."""
     day = a_day(day, "day")
     if not town.topics["burning_hours"].covered:
         return not_covered(town, "burning_hours", day)
@@ -331,8 +375,9 @@ def burn_window(town: Town, *, day: date, order: BurningOrder | None = None) -> 
                   before=f"On {words_for_day(day)}, sunrise is {words_for_time(rise)} and sunset "
                          f"{words_for_time(set_)}. ")
     _step(answer, town, "burning_hours", "after_sunset_exception", day)
-    blocked = _order_step(answer, town, order, day)
-    answer.value = {"sunrise": rise, "sunset": set_, "allowed": not blocked}
+    in_force = _in_force(_orders(order, orders), rise, set_)
+    blocked = _order_step(answer, town, in_force, day)
+    answer.value = {"sunrise": rise, "sunset": set_, "allowed": not blocked, "orders": in_force}
     daylight = _rule(town, "burning_hours", "daylight_only")
     answer.lead = (_cited(f"No: {_lower(town.render(_rule(town, 'no_burning_order', 'order_in_effect').text, day))}",
                           _rule(town, "no_burning_order", "order_in_effect").citation) if blocked else
@@ -345,28 +390,55 @@ def burn_window(town: Town, *, day: date, order: BurningOrder | None = None) -> 
     return answer
 
 
-def burning_order_status(town: Town, *, now: datetime, order: BurningOrder | None) -> Answer:
-    """Is a no-burning order in effect right now? The status comes from the records the Clerk keeps; what
-    an order means comes from the town's `no_burning_order` topic and its rules."""
+def burning_order_status(town: Town, *, now: datetime, order: BurningOrder | None = None,
+                         orders: list[BurningOrder] | None = None, during: Moment | None = None) -> Answer:
+    """Is a no-burning order in effect right now, or at any moment ``during`` (a Moment from knowledge.when:
+    "this weekend", "Saturday"), and until when? The orders come from the records the Clerk keeps (dated as the
+    Town Board issued them, 7.09(4)); what an order means comes from the town's `no_burning_order` topic.
+
+    ``value``: order_active, until (ISO time the orders stop; None while none or until lifted), until_lifted,
+    next_start (ISO start of the next order recorded after ``now``/``during``, or None).
+    """
     if not isinstance(now, datetime) or now.tzinfo is None:
         raise NeedsClarification("I need to know the time zone of that time.", field="now")
-    local = now.astimezone(ZoneInfo(town.timezone))
+    for t in (during.start, during.end) if during is not None else ():
+        if t is not None and (not isinstance(t, datetime) or t.tzinfo is None or t.utcoffset() is None):
+            raise NeedsClarification("I need to know the time zone of that time.", field="when")
+    tz = ZoneInfo(town.timezone)
+    local = now.astimezone(tz)
     if "no_burning_order" not in town.topics or not town.topics["no_burning_order"].covered:
         return not_covered(town, "no_burning_order", local.date())
     t = town.topics["no_burning_order"]
-    day = local.date()
-    as_of = f"{words_for_time(local)} on {words_for_day(day)}"
-    active = bool(order is not None and order.active)
-    answer = Answer(topic="no_burning_order", town=town.key, result="", value={"order_active": active})
+    all_orders = _orders(order, orders)
+    if during is None:
+        start, end, day = now, None, local.date()
+        asked = f"As of {words_for_time(local)} on {words_for_day(day)}"
+    else:
+        start = during.start
+        end = during.end if during.kind != "instant" else None
+        day = start.astimezone(tz).date()
+        asked = f"For {during.said or words_for_day(day)}"
+    in_force = _in_force(all_orders, start, end)
+    active = bool(in_force)
+    until = _order_end(all_orders, max(start, min((o.start for o in in_force if o.start), default=start))
+                       ) if active else None
+    later = sorted((o for o in all_orders if o.start is not None and o.start > (end or start)), key=lambda o: o.start)
+    answer = Answer(topic="no_burning_order", town=town.key, result="",
+                    value={"order_active": active, "until": until.isoformat() if until else None,
+                           "until_lifted": active and until is None,
+                           "next_start": later[0].start.isoformat() if later else None})
     rule = town.render(_rule(town, "no_burning_order", "order_in_effect" if active else "no_order_recorded").text,
                        day)
     rule = rule[:1].lower() + rule[1:]
     if active:
-        since = f", since {order.since.astimezone(ZoneInfo(town.timezone)):%B %-d, %Y}" if order.since else ""
-        reason = f" ({order.reason})" if order.reason else ""
-        answer.result = f"Yes: {rule} (As of {as_of}{since}{reason}.)"
+        recorded = "; ".join(order_words(town, o) for o in in_force)
+        ends = (" It stays in force until it is lifted; no end has been recorded." if until is None else
+                f" It ends at {_at(town, until)}.")
+        answer.result = f"Yes: {rule} ({asked}: an order {recorded}.){ends}"
     else:
-        answer.result = f"No: {rule} (As of {as_of}.)"
+        answer.result = f"No: {rule} ({asked}.)"
+        if later:
+            answer.result += f" An order is recorded to begin later: {order_words(town, later[0])}."
     now_rule = _rule(town, "no_burning_order", "order_in_effect" if active else "no_order_recorded")
     answer.lead = _cited(f"{'Yes' if active else 'No'}: {_lower(town.render(now_rule.text, day))}", now_rule.citation)
     answer.step(town.render(t.summary, day), *t.citations)

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import asyncio
+from datetime import datetime, timedelta, timezone
 
 from rasa_sdk.executor import CollectingDispatcher
 
@@ -136,6 +137,17 @@ def test_burn_date_with_time_sets_both_and_time_must_be_daylight():
     _, slots = run(ValidateBurnForm(), burn_reply(text, entities=[ent(text, text, "when")],
                                                   requested_slot="burn_time", burn_date="2026-07-03"), BURN_DOMAIN)
     assert slots["burn_time"] == "10:00"
+
+
+def test_the_form_refuses_only_a_day_an_order_covers():
+    cdt = timezone(timedelta(hours=-5))  # NOW is Thursday, July 2, 2026
+    common.store().record_order("dunkirk", datetime(2026, 7, 2, 8, tzinfo=cdt), datetime(2026, 7, 3, 20, tzinfo=cdt),
+                                reason="dry", board_action="Board meeting 7/1", recorded_by="clerk")
+    for text, refused in (("tomorrow", True), ("saturday", False), ("next tuesday", False)):
+        d, slots = run(ValidateBurnForm(), burn_reply(text, entities=[ent(text, text, "when")],
+                                                      requested_slot="burn_date"), BURN_DOMAIN)
+        assert (slots["burn_date"] is None) is refused, (text, slots, texts(d))
+        assert ("no-burning order" in " ".join(texts(d))) is refused
 
 
 def test_no_burning_order_blocks_the_form():

@@ -63,6 +63,17 @@ def _moment(value, town):
     return value
 
 
+def _orders(args: dict, town) -> None:
+    """``order: {active, reason}`` as before; ``orders: [{start, end, reason, board_action}]``, dated orders."""
+    if "order" in args:
+        args["order"] = BurningOrder(**args["order"]) if args["order"] else None
+    if "orders" in args:
+        args["orders"] = [BurningOrder(active=True, reason=o.get("reason", ""), board_action=o.get("board_action", ""),
+                                       start=_moment(o["start"], town),
+                                       end=_moment(o["end"], town) if o.get("end") else None)
+                          for o in args["orders"]]
+
+
 def _call(case: dict):
     town = _town(case["town"])
     # YAML 1.1 reads a bare `on:` key as the boolean true; in these files it is the date argument `on`.
@@ -72,16 +83,16 @@ def _call(case: dict):
         now = _moment(args.pop("now", None), town)
         at = args.pop("at")
         args["at"] = when.resolve(at, town, now) if not str(at)[:4].isdigit() else _moment(at, town)
-        if "order" in args:
-            args["order"] = BurningOrder(**args["order"]) if args["order"] else None
+        _orders(args, town)
         return handlers.burning(town, **args)
     if name == "burning_order_status":
-        order = args.get("order")
-        return handlers.burning_order_status(town, now=_moment(args["now"], town),
-                                             order=BurningOrder(**order) if order else None)
+        _orders(args, town)
+        now = _moment(args.pop("now"), town)
+        if args.get("during"):
+            args["during"] = when.resolve(args["during"], town, now)
+        return handlers.burning_order_status(town, now=now, **args)
     if name == "burn_window":
-        if "order" in args:
-            args["order"] = BurningOrder(**args["order"]) if args["order"] else None
+        _orders(args, town)
         return handlers.burn_window(town, **args)
     if name == "topic":
         return handlers.topic(town, args.pop("key"), **args)

@@ -121,17 +121,19 @@ def test_unanswered_questions_keep_suggestions(store):
     assert q.suggestions == ("livestock", "animal_limits")
 
 
-def test_burning_order_current_state_and_history(store):
-    assert store.burning_order("dunkirk") is None
+def test_the_old_on_off_switch_records_and_lifts_dated_orders(store):
+    assert store.burning_order("dunkirk", at=NOW) is None
     store.set_burning_order("dunkirk", True, "Dry conditions", "clerk1", now=NOW)
-    order = store.burning_order("dunkirk")
+    order = store.burning_order("dunkirk", at=NOW + timedelta(hours=1))
     assert isinstance(order, BurningOrder)
-    assert order == BurningOrder(active=True, reason="Dry conditions", since=NOW, set_by="clerk1")
+    assert (order.active, order.reason, order.start, order.end, order.set_by) == (True, "Dry conditions", NOW,
+                                                                                  None, "clerk1")
     store.set_burning_order("dunkirk", False, "Rain", "clerk2", now=NOW + timedelta(days=2))
-    assert store.burning_order("dunkirk").active is False
+    assert store.burning_order("dunkirk", at=NOW + timedelta(days=3)) is None
+    assert store.burning_order("dunkirk", at=NOW + timedelta(days=1)).reason == "Dry conditions"  # history holds
     hist = store.order_history("dunkirk")
-    assert [(h.active, h.set_by) for h in hist] == [(False, "clerk2"), (True, "clerk1")]
-    assert store.burning_order("mequon") is None
+    assert [(h.kind, h.recorded_by) for h in hist] == [("lifted", "clerk2"), ("recorded", "clerk1")]
+    assert store.burning_order("mequon", at=NOW) is None
     with pytest.raises(ValueError):
         store.set_burning_order("dunkirk", True, "x", "")
 
@@ -209,9 +211,8 @@ def test_purge_deletes_old_records_but_keeps_legal_holds_and_current_order(store
     refs = {n.reference for n in store.list_burn_notifications("dunkirk")}
     assert refs == {kept.reference, recent.reference} and gone.reference not in refs
     assert result.deleted["burn_notifications"] == 1 and result.held["burn_notifications"] == 1
-    # the order in force survives even though it is old; the older change goes
-    assert store.burning_order("dunkirk").active is False
-    assert len(store.order_history("dunkirk")) == 1
+    # dated orders are Board actions: never purged
+    assert len(store.order_history("dunkirk")) == 2
     assert store.get_inbound_sms("SMold") is None
     assert [m.text for m in store.transcript(cid)] == ["held words"]
     assert store.transcript("other") == []

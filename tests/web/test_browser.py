@@ -122,7 +122,7 @@ def test_clerk_pages_axe_clean(browser, live):
     page.wait_for_url(live.url + "/clerk/")
     pages = ["/clerk/", "/clerk/code", "/clerk/code?q=rabies", "/clerk/code/7.02-5", "/clerk/calc/license",
              "/clerk/calc/quarantine", "/clerk/calc/burning", "/clerk/burns", "/clerk/order",
-             "/clerk/unanswered", "/clerk/fees", "/clerk/sms", "/clerk/records"]
+             "/clerk/fire", "/clerk/unanswered", "/clerk/fees", "/clerk/sms", "/clerk/records"]
     problems = {}
     for path in pages:
         page.goto(live.url + path)
@@ -137,7 +137,7 @@ def test_clerk_pages_axe_clean(browser, live):
     if axe_violations(page):
         problems["burning answer"] = axe_violations(page)
     page.goto(live.url + "/clerk/order")
-    page.click("button:has-text('Save')")
+    page.click("button:has-text('Record the order')")
     page.wait_for_selector(".error")
     if axe_violations(page):
         problems["order errors"] = axe_violations(page)

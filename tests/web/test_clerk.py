@@ -3,7 +3,7 @@
 import csv
 import io
 import re
-from datetime import date
+from datetime import date, datetime, timezone
 
 import pytest
 
@@ -45,9 +45,10 @@ def test_order_form_requires_csrf_token(make_app, store):
     page = c.get("/clerk/login").get_data(as_text=True)
     token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page).group(1)
     c.post("/clerk/login", data={"username": "ann", "password": CLERK_PW, "csrf_token": token})
-    r = c.post("/clerk/order", data={"action": "set", "reason": "dry"})
+    r = c.post("/clerk/order", data={"start": "2026-11-30T09:00", "until_lifted": "y", "board_action": "x",
+                                     "reason": "dry"})
     assert r.status_code == 400
-    assert store.burning_order("dunkirk") is None
+    assert store.orders("dunkirk") == []
 
 
 def test_wrong_password_and_rate_limit(make_app, store):
@@ -80,17 +81,49 @@ def test_logout(clerk_client):
     assert clerk_client.get("/clerk/").status_code == 302
 
 
-def test_set_and_clear_order_keeps_history(clerk_client, store):
-    r = clerk_client.post("/clerk/order", data={"action": "set", "reason": "Dry and windy"})
+def test_recording_extending_and_lifting_an_order_through_the_page_keeps_history(clerk_client, store):
+    # ASSISTANT_NOW is 2026-11-30 15:00 UTC, 9:00 a.m. in Dunkirk
+    r = clerk_client.post("/clerk/order", data={"start": "2026-12-01T08:00", "end": "2026-12-03T18:00",
+                                                 "board_action": "Special meeting 11/30, motion 3",
+                                                 "reason": "Dry and windy"})
     assert r.status_code == 302
-    order = store.burning_order("dunkirk")
-    assert order.active and order.set_by == "ann" and order.reason == "Dry and windy"
-    clerk_client.post("/clerk/order", data={"action": "clear", "reason": "Rain"})
-    assert store.burning_order("dunkirk").active is False
+    assert store.burning_order("dunkirk", at=datetime(2026, 11, 30, 16, tzinfo=timezone.utc)) is None  # not yet
+    order = store.burning_order("dunkirk", at=datetime(2026, 12, 2, 18, tzinfo=timezone.utc))
+    assert order.set_by == "ann" and order.reason == "Dry and windy"
+    assert order.board_action == "Special meeting 11/30, motion 3"
+    assert order.start == datetime(2026, 12, 1, 14, tzinfo=timezone.utc)  # 8:00 a.m. CST
+    r = clerk_client.post("/clerk/order/extend", data={"order_id": str(order.order_id), "end": "2026-12-06T18:00",
+                                                        "board_action": "Meeting 12/3"})
+    assert r.status_code == 302
+    assert store.burning_order("dunkirk", at=datetime(2026, 12, 5, 18, tzinfo=timezone.utc)) is not None
     page = clerk_client.get("/clerk/order").get_data(as_text=True)
-    assert "Dry and windy" in page and "Rain" in page
-    assert clerk_client.post("/clerk/order", data={"action": "set", "reason": ""}).status_code == 200
-    assert len(store.order_history("dunkirk")) == 2
+    assert "Dry and windy" in page and "Meeting 12/3" in page and "extended" in page
+    assert "No order is in force now" in page  # it begins tomorrow
+    # no end and no "until lifted": asked back, nothing saved
+    r = clerk_client.post("/clerk/order", data={"start": "2026-12-10T08:00", "board_action": "x", "reason": "y"})
+    assert r.status_code == 400 and "until lifted" in r.get_data(as_text=True)
+    assert clerk_client.post("/clerk/order", data={"start": "bad", "board_action": "x", "reason": "y",
+                                                   "until_lifted": "y"}).status_code == 400
+    # an order from now until lifted, then lifted early through the page
+    clerk_client.post("/clerk/order", data={"start": "2026-11-30T09:00", "until_lifted": "y",
+                                            "board_action": "Emergency meeting", "reason": "Drought"})
+    assert "is in force now" in clerk_client.get("/clerk/order").get_data(as_text=True)
+    r = clerk_client.post("/clerk/order/lift", data={"at": "2026-11-30T09:00", "board_action": "Meeting 11/30",
+                                                      "reason": "Rain"})
+    assert r.status_code == 302
+    kinds = [h.kind for h in store.order_history("dunkirk")]
+    assert kinds[:2] == ["lifted", "superseded"] and kinds.count("recorded") == 2
+    first = next(o for o in store.orders("dunkirk") if o.id == order.order_id)
+    assert first.ended_by.startswith("superseded")  # the order from today took over the one from tomorrow
+
+
+def test_recording_an_order_lists_the_burn_notifications_it_covers(clerk_client, store):
+    covered = store.add_burn_notification(town="dunkirk", name="Ann Lee", address="N1234 County Road K",
+                                          phone="+16085550100", burn_date=date(2026, 12, 2), location="field",
+                                          approx_time="9 a.m.", channel="sms", conversation_id="c")
+    r = clerk_client.post("/clerk/order", data={"start": "2026-12-01T08:00", "end": "2026-12-03T18:00",
+                                                 "board_action": "Meeting", "reason": "Dry"}, follow_redirects=True)
+    assert f"{covered.reference} (Ann Lee, 2026-12-02)" in r.get_data(as_text=True)
 
 
 def test_burn_list_filter_and_csv(clerk_client, store):
@@ -147,9 +180,12 @@ def test_calculators_show_steps_and_citations(clerk_client):
 
 
 def test_burning_calculator_uses_the_order_in_force(clerk_client, store):
-    store.set_burning_order("dunkirk", True, "Drought emergency", "ann")
+    store.record_order("dunkirk", datetime(2026, 12, 1, 14, tzinfo=timezone.utc), None, reason="Drought emergency",
+                       board_action="Meeting", recorded_by="ann")
     r = clerk_client.post("/clerk/calc/burning", data={"day": "2026-11-30", "at": "12:00", "material": ""})
-    assert "Drought emergency" in r.get_data(as_text=True) or "order" in r.get_data(as_text=True).lower()
+    assert "Drought emergency" not in r.get_data(as_text=True)  # the order begins tomorrow
+    r = clerk_client.post("/clerk/calc/burning", data={"day": "2026-12-02", "at": "12:00", "material": ""})
+    assert "Drought emergency" in r.get_data(as_text=True) and "No, you may not burn" in r.get_data(as_text=True)
 
 
 def test_create_clerk_command(app, store):

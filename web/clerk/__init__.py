@@ -5,11 +5,12 @@ no-burning order, unanswered questions and stored SMS, the fee schedule, system 
       code          browse and search the code, one section with its parameters
       calc          dog license cost, quarantine dates, is burning allowed
       burns         burn notifications, and as CSV
-      order         set or clear the no-burning order
+      order         record, extend and lift dated no-burning orders
+      fire          the Fire Department's view (role "fire"): the coming days' burns, sunset, orders; CSV
       inbox         unanswered questions, stored SMS
       fees          the fee schedule
       system        system status, the records policy
-    commands        flask create-clerk, flask purge
+    commands        flask create-clerk [--role fire], flask create-fire-account, flask purge
 """
 
 from __future__ import annotations
@@ -19,9 +20,9 @@ from flask_limiter import Limiter
 
 bp = Blueprint("clerk", __name__, url_prefix="/clerk")
 
-from . import auth, burns, calc, code, commands, fees, home, inbox, order, system  # noqa: E402 - they use bp
+from . import auth, burns, calc, code, commands, fees, fire, home, inbox, order, system  # noqa: E402 - they use bp
 
-for _feature in (code, calc, burns, order, inbox, fees, system):
+for _feature in (code, calc, burns, order, fire, inbox, fees, system):
     bp.register_blueprint(_feature.bp)
 
 

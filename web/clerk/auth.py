@@ -6,7 +6,7 @@ from __future__ import annotations
 import functools
 from urllib.parse import urlsplit
 
-from flask import Flask, current_app, g, redirect, render_template, request, session, url_for
+from flask import Flask, abort, current_app, g, redirect, render_template, request, session, url_for
 from flask_limiter import Limiter
 from flask_wtf import FlaskForm
 from wtforms import PasswordField, StringField
@@ -28,12 +28,22 @@ class EmptyForm(FlaskForm):
 
 
 def login_required(view):
-    @functools.wraps(view)
-    def wrapped(**kwargs):
-        if g.get("clerk") is None:
-            return redirect(url_for("clerk.login", next=request.full_path.rstrip("?")))
-        return view(**kwargs)
-    return wrapped
+    """A clerk page: clerk accounts only (a Fire Department account gets 403)."""
+    return role_required("clerk")(view)
+
+
+def role_required(*roles: str):
+    """A page for signed-in accounts of ``roles`` ("clerk", "fire"); others get 403, no one signed in the login."""
+    def decorate(view):
+        @functools.wraps(view)
+        def wrapped(**kwargs):
+            if g.get("clerk") is None:
+                return redirect(url_for("clerk.login", next=request.full_path.rstrip("?")))
+            if getattr(g.clerk, "role", "clerk") not in roles:
+                abort(403)
+            return view(**kwargs)
+        return wrapped
+    return decorate
 
 
 @bp.before_app_request
@@ -67,6 +77,8 @@ def login():
             session.clear()  # no session fixation
             session.permanent = True
             session["clerk_id"] = clerk.id
+            if clerk.role == "fire" and not request.args.get("next", "").startswith("/clerk/fire"):
+                return redirect(url_for("clerk.fire.index"))
             return redirect(_safe_next(request.args.get("next")))
         error = "Wrong username or password."
     elif request.method == "POST":

@@ -93,8 +93,8 @@ def _prefill_burning(form: BurningForm) -> None:
 def _burning(t, form: BurningForm):
     from knowledge import handlers
     moment = datetime.combine(form.day.data, form.at.data, tzinfo=ZoneInfo(t.timezone))
-    order = get_store().burning_order(t.key)
-    return handlers.burning(t, at=moment, order=order, material=(form.material.data or None))
+    orders = get_store().no_burning_orders(t.key)  # the engine picks the one in force at ``moment``
+    return handlers.burning(t, at=moment, orders=orders, material=(form.material.data or None))
 
 
 @bp.route("/license", methods=["GET", "POST"], endpoint="license")

@@ -1,4 +1,5 @@
-"""The clerk's Flask CLI commands: ``flask create-clerk USERNAME`` and ``flask purge [--days N]``."""
+"""The clerk's Flask CLI commands: ``flask create-clerk USERNAME [--role fire]``, ``flask create-fire-account
+USERNAME`` and ``flask purge [--days N]``."""
 
 from __future__ import annotations
 
@@ -9,16 +10,28 @@ from .. import get_store
 
 
 def init_app(app: Flask) -> None:
-    @app.cli.command("create-clerk")
-    @click.argument("username")
-    @click.password_option("--password", prompt="Password (12+ characters)")
-    def create_clerk(username: str, password: str):
-        """Create a clerk account (there is no default account or password)."""
+    def _create(username: str, password: str, role: str) -> None:
         try:
-            get_store().create_clerk(username, password)
+            get_store().create_clerk(username, password, role=role)
         except ValueError as exc:
             raise click.ClickException(str(exc)) from None
-        click.echo(f"Clerk {username} created.")
+        click.echo(f"{'Fire Department account' if role == 'fire' else 'Clerk'} {username} created.")
+
+    @app.cli.command("create-clerk")
+    @click.argument("username")
+    @click.option("--role", type=click.Choice(["clerk", "fire"]), default="clerk",
+                  help="fire: the Fire Department's view only")
+    @click.password_option("--password", prompt="Password (12+ characters)")
+    def create_clerk(username: str, password: str, role: str):
+        """Create a clerk account (there is no default account or password)."""
+        _create(username, password, role)
+
+    @app.cli.command("create-fire-account")
+    @click.argument("username")
+    @click.password_option("--password", prompt="Password (12+ characters)")
+    def create_fire_account(username: str, password: str):
+        """Create a Fire Department account: it sees the burn notifications page only."""
+        _create(username, password, "fire")
 
     @app.cli.command("purge")
     @click.option("--days", type=int, default=None, help="retention in days (default RECORDS_RETENTION_DAYS)")

@@ -1,32 +1,148 @@
-"""The no-burning order: set or clear it with a reason (recorded with the clerk's name), and its history."""
+"""No-burning orders as the Town Board issued them (Dunkirk 7.09(4)): record one (from, until or until lifted,
+reason, the Board action; the signed-in clerk is who recorded it), extend one, lift the one in force early;
+every change is in the history. After a change the page lists the burn notifications it affects (the seam
+for telling those residents)."""
 
 from __future__ import annotations
 
-from flask import Blueprint, flash, g, redirect, render_template, url_for
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
+from flask import Blueprint, abort, flash, g, redirect, render_template, request, url_for
 from flask_wtf import FlaskForm
-from wtforms import SelectField, TextAreaField
-from wtforms.validators import DataRequired, Length
+from wtforms import BooleanField, DateTimeLocalField, HiddenField, StringField, TextAreaField
+from wtforms.validators import DataRequired, InputRequired, Length, Optional
 
 from .. import get_store, get_town
 from .auth import login_required
+from .local_time import local_now
 
 bp = Blueprint("order", __name__)
 
+FORMAT = "%Y-%m-%dT%H:%M"
 
-class OrderForm(FlaskForm):
-    action = SelectField("Order", choices=[("set", "Set a no-burning order"), ("clear", "Clear the order")])
+
+class RecordForm(FlaskForm):
+    start = DateTimeLocalField("In force from (town time)", format=FORMAT, validators=[InputRequired()])
+    end = DateTimeLocalField("Until (town time; leave empty with \u201cuntil lifted\u201d)", format=FORMAT,
+                             validators=[Optional()])
+    until_lifted = BooleanField("Until lifted (no end date)")
+    board_action = StringField("Board action that issued it (meeting, date, motion)",
+                               validators=[DataRequired(), Length(max=300)])
     reason = TextAreaField("Reason", validators=[DataRequired(), Length(max=500)])
 
 
-@bp.route("/order", methods=["GET", "POST"])
-@login_required
-def index():
+class ExtendForm(FlaskForm):
+    order_id = HiddenField(validators=[DataRequired()])
+    end = DateTimeLocalField("New end (town time)", format=FORMAT, validators=[Optional()])
+    until_lifted = BooleanField("Until lifted (no end date)")
+    board_action = StringField("Board action that extended it", validators=[DataRequired(), Length(max=300)])
+
+
+class LiftForm(FlaskForm):
+    at = DateTimeLocalField("Lifted at (town time)", format=FORMAT, validators=[InputRequired()])
+    board_action = StringField("Board action that lifted it", validators=[DataRequired(), Length(max=300)])
+    reason = TextAreaField("Reason", validators=[Optional(), Length(max=500)])
+
+
+def _local(naive: datetime | None) -> datetime | None:
+    return None if naive is None else naive.replace(tzinfo=ZoneInfo(get_town().timezone))
+
+
+def _end(form) -> tuple[bool, datetime | None]:
+    """(valid, end): exactly one of a date-time and "until lifted"."""
+    if form.until_lifted.data and form.end.data:
+        form.end.errors = [*form.end.errors, "Give an end or tick \u201cuntil lifted\u201d, not both."]
+        return False, None
+    if not form.until_lifted.data and not form.end.data:
+        form.end.errors = [*form.end.errors, "Give the end the Board set, or tick \u201cuntil lifted\u201d."]
+        return False, None
+    return True, _local(form.end.data)
+
+
+def _affected(result) -> None:
+    """Flash the burn notifications on the days a change covers or frees (the seam for telling residents)."""
+    t = get_town()
+    notes = get_store().notifications_affected(t.key, result.changed_from, result.changed_until,
+                                               ZoneInfo(t.timezone), today=local_now().date())
+    if notes:
+        flash(f"{len(notes)} burn notification(s) fall on the days this change affects: "
+              + ", ".join(f"{n.reference} ({n.name}, {n.burn_date.isoformat()})" for n in notes) + ".")
+
+
+def _page(record=None, extend=None, lift=None, status=200):
     t = get_town()
     store = get_store()
-    form = OrderForm()
-    if form.validate_on_submit():
-        store.set_burning_order(t.key, form.action.data == "set", form.reason.data, g.clerk.username)
-        flash("The no-burning order is now " + ("in force." if form.action.data == "set" else "cleared."))
-        return redirect(url_for("clerk.order.index"))
-    return render_template("clerk/order.html", town=t, form=form, order=store.burning_order(t.key),
-                           history=store.order_history(t.key))
+    now = local_now()
+    default = now.replace(second=0, microsecond=0, tzinfo=None)
+    record = record or RecordForm(formdata=None, start=default)
+    lift = lift or LiftForm(formdata=None, at=default)
+    orders = list(reversed(store.orders(t.key)))
+    return render_template("clerk/order.html", town=t, record=record, lift=lift, extend=extend or ExtendForm(formdata=None),
+                           current=store.order_at(t.key, now), orders=orders, now=now,
+                           history=store.order_history(t.key), tz=ZoneInfo(t.timezone)), status
+
+
+@bp.get("/order")
+@login_required
+def index():
+    return _page()
+
+
+@bp.post("/order")
+@login_required
+def record():
+    form = RecordForm()
+    valid = form.validate()
+    ok, end = _end(form)
+    if not (valid and ok):
+        return _page(record=form, status=400)
+    try:
+        result = get_store().record_order(get_town().key, _local(form.start.data), end, reason=form.reason.data,
+                                          board_action=form.board_action.data, recorded_by=g.clerk.username)
+    except ValueError as exc:
+        form.end.errors = [*form.end.errors, str(exc)[:1].upper() + str(exc)[1:] + "."]
+        return _page(record=form, status=400)
+    superseded = [e for e in result.events if e.kind == "superseded"]
+    flash(f"Order {result.order.id} recorded." + (f" It supersedes order(s) "
+          + ", ".join(str(e.order_id) for e in superseded) + " from its start." if superseded else ""))
+    _affected(result)
+    return redirect(url_for("clerk.order.index"))
+
+
+@bp.post("/order/extend")
+@login_required
+def extend():
+    form = ExtendForm()
+    valid = form.validate()
+    ok, end = _end(form)
+    if not (valid and ok) or not form.order_id.data.isdigit():
+        return _page(extend=form, status=400)
+    try:
+        result = get_store().extend_order(int(form.order_id.data), end, board_action=form.board_action.data,
+                                          recorded_by=g.clerk.username)
+    except LookupError:
+        abort(404)
+    except ValueError as exc:
+        form.end.errors = [*form.end.errors, str(exc)[:1].upper() + str(exc)[1:] + "."]
+        return _page(extend=form, status=400)
+    flash(f"Order {result.order.id} extended.")
+    _affected(result)
+    return redirect(url_for("clerk.order.index"))
+
+
+@bp.post("/order/lift")
+@login_required
+def lift():
+    form = LiftForm()
+    if not form.validate():
+        return _page(lift=form, status=400)
+    t = get_town()
+    result = get_store().lift_order(t.key, _local(form.at.data), board_action=form.board_action.data,
+                                    recorded_by=g.clerk.username, reason=form.reason.data or "")
+    if result is None:
+        form.at.errors = [*form.at.errors, "No order is in force at that time, so there is nothing to lift."]
+        return _page(lift=form, status=400)
+    flash(f"Order {result.order.id} lifted.")
+    _affected(result)
+    return redirect(url_for("clerk.order.index"))

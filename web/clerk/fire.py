@@ -1,0 +1,75 @@
+"""The Fire Department's view (Dunkirk 7.09(4): the Board "will notify the Fire Department. When a no burning
+order is in effect the Fire Department will so inform persons who notify it of their intention to burn"):
+for today and the coming days, the burn notifications (name, address, phone, time, location, reference),
+sunrise and sunset, and whether an order is in force; printable, and as CSV. Fire Department accounts
+(role "fire") see only this page; clerks see it too."""
+
+from __future__ import annotations
+
+import csv
+import io
+from datetime import timedelta
+
+from flask import Blueprint, Response, render_template, request
+
+from knowledge import handlers
+from knowledge.handlers.burning import order_words
+from knowledge.when import words_for_time
+
+from .. import get_store, get_town
+from .auth import role_required
+from .burns import _csv_cell
+from .local_time import local_now
+
+bp = Blueprint("fire", __name__)
+
+CSV_COLUMNS = ["burn_date", "sunset", "no_burning_order", "approx_time", "name", "address", "phone", "location",
+               "reference"]
+
+
+def _days_arg() -> int:
+    raw = request.args.get("days", "7").strip()
+    return min(max(int(raw), 1), 31) if raw.isdigit() else 7
+
+
+def _days(t) -> list[dict]:
+    """One entry a day from today: the day, its burn window (the engine's), the orders then, the notifications."""
+    store = get_store()
+    today = local_now().date()
+    n = _days_arg()
+    orders = store.no_burning_orders(t.key)
+    notes = store.list_burn_notifications(t.key, today, today + timedelta(days=n - 1))
+    out = []
+    for i in range(n):
+        day = today + timedelta(days=i)
+        window = handlers.burn_window(t, day=day, orders=orders).value or {}
+        in_force = window.get("orders") or []
+        rise, set_ = window.get("sunrise"), window.get("sunset")
+        out.append({"day": day, "sunrise": words_for_time(rise) if rise else "not known",
+                    "sunset": words_for_time(set_) if set_ else "not known",
+                    "order": "; ".join("Order " + order_words(t, o) for o in in_force),
+                    "rows": [r for r in notes if r.burn_date == day]})
+    return out
+
+
+@bp.get("/fire")
+@role_required("fire", "clerk")
+def index():
+    t = get_town()
+    return render_template("clerk/fire.html", town=t, days=_days(t), n=_days_arg(), now=local_now())
+
+
+@bp.get("/fire.csv", endpoint="csv")
+@role_required("fire", "clerk")
+def as_csv():
+    t = get_town()
+    buf = io.StringIO()
+    w = csv.writer(buf)
+    w.writerow(CSV_COLUMNS)
+    for d in _days(t):
+        for r in d["rows"]:
+            w.writerow([_csv_cell(x) for x in (d["day"].isoformat(), d["sunset"], d["order"] or "none", r.approx_time, r.name, r.address,
+                                               r.phone, r.location, r.reference)])
+    name = f"fire-department-burns-{t.key}-{local_now().date().isoformat()}.csv"
+    return Response(buf.getvalue(), mimetype="text/csv",
+                    headers={"Content-Disposition": f'attachment; filename="{name}"'})
