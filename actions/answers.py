@@ -78,7 +78,7 @@ def answer_for(intent: str, tracker: Tracker, t, now) -> Answer:
     animal = animal_kind(common.entity(tracker, "animal"))
     if key == "permits" and animal == "cat" and "for_cat" in t.topics["license_required"].rules:
         key = "license_required"  # "do cats need a license/permit?": the license topic's answer for cats
-    return handlers.topic(t, key, on=today, animal=animal)
+    return handlers.topic(t, key, on=today, animal=animal, question=common.text_of(tracker))
 
 
 def animal_kind(value: str | None) -> str | None:

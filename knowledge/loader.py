@@ -20,6 +20,7 @@ import yaml
 from .errors import KnowledgeError, NeedsClarification
 from .model import (MATERIAL_KINDS, PLACEHOLDER, Citation, Contact, Definition, Gap, MaterialGroup, Paragraph,
                     Parameter, Section, Topic, TopicRule, Town, Value, material_words, term_key)
+from .rules import Rule
 
 ROOT = Path(__file__).resolve().parent
 UNITS = {"USD", "dogs", "cats", "animals", "days", "weeks", "months", "years", "feet", "inches",
@@ -291,11 +292,14 @@ def _load_topics(path: Path, sections, params) -> dict[str, Topic]:
         if not isinstance(raw_rules, dict):
             raise f.fail(f"{key}.rules", "must be a mapping of rule names")
         for name, rule in raw_rules.items():
-            r = f.mapping(rule, f"{key}.rules.{name}", {"text", "section", "quote"})
+            r = f.mapping(rule, f"{key}.rules.{name}", {"text", "section", "quote"}, {"lead", "asks"})
             text = f.text(r["text"], f"{key}.rules.{name}.text")
-            _check_placeholders(f, text, f"{key}.rules.{name}", params)
-            rules[name] = TopicRule(text, _cite(f, sections, {"section": r["section"], "quote": r["quote"]},
-                                                f"{key}.rules.{name}"))
+            lead = f.text(r.get("lead"), f"{key}.rules.{name}.lead", allow_empty=True)
+            asks = f.text(r.get("asks"), f"{key}.rules.{name}.asks", allow_empty=True)
+            for part in (text, lead):
+                _check_placeholders(f, part, f"{key}.rules.{name}", params)
+            rules[name] = Rule(text, _cite(f, sections, {"section": r["section"], "quote": r["quote"]},
+                                           f"{key}.rules.{name}"), lead=" ".join(lead.split()), asks=asks)
         topics[key] = Topic(key=key, title=catalogue[key]["title"], covered=t["covered"], summary=summary,
                             citations=citations, caveats=caveats, note=note,
                             handler=catalogue[key]["handler"], rules=rules)

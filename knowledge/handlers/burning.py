@@ -17,6 +17,7 @@ from ..errors import KnowledgeError, NeedsClarification
 from ..model import MATERIAL_KINDS, PLACEHOLDER, Answer, BurningOrder, MaterialGroup, Town, TopicRule, material_words
 from ..sun import sun_times
 from ..when import Moment, words_for_day, words_for_time
+from .. import rules
 from .common import a_day, add_contact, add_gaps, not_covered
 
 #: every rule a covered town's burning topics must carry, by topic
@@ -246,6 +247,7 @@ def burning(town: Town, *, at: datetime | Moment, order: BurningOrder | None = N
     answer.value = {"allowed": allowed, "in_hours": in_hours, "order_active": blocked,
                     "material_ok": material_ok, "material_kind": None if match is None else match.kind}
     answer.result = _result(town, moment, start, end, day, rise, set_, daylight, overlaps, blocked, match, allowed)
+    answer.lead = _lead(town, moment, start, end, day, rise, set_, daylight, blocked, match)
     _rule_steps(answer, town, day)
     for topic in ("burning_hours", "prohibited_materials", "burning_rules", "burning_penalties"):
         add_gaps(answer, town, topic)
@@ -305,6 +307,61 @@ def _result(town, moment, start, end, day, rise, set_, daylight, overlaps, block
     return f"Yes, you may burn {what}{when_words}, {conditions}"
 
 
+LEAD_LIMIT = 160  # GSM-7 characters: one SMS segment
+
+
+def _cited(text: str, citation) -> str:
+    return f"{text.rstrip('.')} ({rules.short_ref(citation)})."
+
+
+def _first_sentence(text: str) -> str:
+    return text.split(". ")[0].rstrip(".")
+
+
+def _lead(town, moment, start, end, day, rise, set_, daylight, blocked, match) -> str:
+    """One or two sentences that answer "may I burn?": the decision, the time that bounds it, the condition,
+    the section. Every statement of law comes from the town's rules; this only picks and shortens."""
+    rule = lambda topic, name: _rule(town, topic, name)  # noqa: E731
+    if blocked:
+        r = rule("no_burning_order", "order_in_effect")
+        return _cited(f"No: {_lower(town.render(r.text, day))}", r.citation)
+    if match is not None and match.kind in ("prohibited", "permit_required", "conditional"):
+        g = match.groups[0]
+        said = _first_sentence(g.rule)
+        head = {"prohibited": "No", "permit_required": "No, not without the permit",
+                "conditional": "It depends"}[match.kind]
+        text = _cited(f"{head}: {said}", g.citations[0])
+        return text if len(text) <= LEAD_LIMIT else _cited(f"{head}: see the rule for {g.what}", g.citations[0])
+    if daylight == "none":
+        early = start < rise if end is None else end <= rise
+        side = f"before sunrise ({_clock(rise)})" if early else f"after sunset ({_clock(set_)})"
+        r = rule("burning_hours", "daylight_only")
+        return _cited(f"No: that is {side}. {r.lead or town.render(r.text, day)}", r.citation)
+    if match is not None and match.kind == "not_listed":
+        r = rule("prohibited_materials", "not_listed")
+        return _cited(f"{match.said[:40]}: {town.render(r.lead or r.text, day)}", r.citation)
+    r = rule("burning_rules", "yes_conditions")
+    condition = town.render(r.text, day).rstrip(".")
+    if moment.kind == "day":
+        when = f"{words_for_day(day).split(',')[0]} from sunrise ({_clock(rise)}) to sunset ({_clock(set_)})"
+    elif daylight == "some" or moment.kind == "evening":
+        when = f"{'tonight' if moment.kind == 'evening' else 'then'} until sunset, {_clock(set_)}, not after"
+    else:
+        when = f"at {_clock(start)} {words_for_day(day).split(',')[0]}"
+    text = _cited(f"Yes: {when}, {condition}", r.citation)
+    return text if len(text) <= LEAD_LIMIT else _cited(f"Yes: {when}, {condition.split(' and ')[0]}", r.citation)
+
+
+def _lower(text: str) -> str:
+    """A rule's sentence continuing a lead: "A no-burning order ..." -> "a no-burning order ..."."""
+    return text[:1].lower() + text[1:] if text[1:2].islower() or text[1:2] == " " else text
+
+
+def _clock(moment: datetime) -> str:
+    """ "8:12 p.m." (the time zone is in the details)."""
+    return words_for_time(moment).rsplit(" ", 1)[0]
+
+
 def burn_window(town: Town, *, day: date, order: BurningOrder | None = None,
                 orders: list[BurningOrder] | None = None) -> Answer:
     """Sunrise-to-sunset window on ``day`` for the burn-notification form, from the town's burning rules;
@@ -321,6 +378,11 @@ def burn_window(town: Town, *, day: date, order: BurningOrder | None = None,
     in_force = _in_force(_orders(order, orders), rise, set_)
     blocked = _order_step(answer, town, in_force, day)
     answer.value = {"sunrise": rise, "sunset": set_, "allowed": not blocked, "orders": in_force}
+    daylight = _rule(town, "burning_hours", "daylight_only")
+    answer.lead = (_cited(f"No: {_lower(town.render(_rule(town, 'no_burning_order', 'order_in_effect').text, day))}",
+                          _rule(town, "no_burning_order", "order_in_effect").citation) if blocked else
+                   _cited(f"{words_for_day(day).split(',')[0]}: burning only from sunrise, {_clock(rise)}, to sunset, "
+                          f"{_clock(set_)}", daylight.citation))
     answer.result = (f"On {words_for_day(day)}, sunrise is {words_for_time(rise)} and sunset {words_for_time(set_)}. "
                      + (town.render(_rule(town, "no_burning_order", "order_in_effect").text, day)
                         if blocked else hours))
@@ -377,6 +439,12 @@ def burning_order_status(town: Town, *, now: datetime, order: BurningOrder | Non
         answer.result = f"No: {rule} ({asked}.)"
         if later:
             answer.result += f" An order is recorded to begin later: {order_words(town, later[0])}."
+    now_rule = _rule(town, "no_burning_order", "order_in_effect" if active else "no_order_recorded")
+    answer.lead = _cited(f"{'Yes' if active else 'No'}: {_lower(town.render(now_rule.text, day))}", now_rule.citation)
+    if active:
+        until_words = " It stays until it is lifted." if until is None else f" It ends {_at(town, until)}."
+        if len(answer.lead) + len(until_words) <= LEAD_LIMIT:
+            answer.lead += until_words
     answer.step(town.render(t.summary, day), *t.citations)
     status = _rule(town, "no_burning_order", "status_source")
     answer.cite(status.citation)

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import re
 from datetime import date
 from typing import Any
 
 from ..errors import NeedsClarification
-from ..model import Answer, Town
+from ..model import Answer, Citation, Town
 
 
 def use(answer: Answer, town: Town, name: str, day: date) -> Any:
@@ -27,13 +28,62 @@ def not_covered(town: Town, topic: str, on: date) -> Answer:
     """The town's code is silent on ``topic``: say so and give the clerk's contact, never borrow a rule."""
     t = town.topics[topic]
     answer = Answer(topic=topic, town=town.key,
-                    result=f"{town.name}'s code, as we hold it, does not cover {t.title.lower()}.")
+                    result=f"{town.name}'s code, as we hold it, does not cover {t.title.lower()}.",
+                    lead=f"Our copy of {town.short_name}'s code does not cover {t.title.lower()}. "
+                         f"Please ask {ask_clerk(town)}.")
     if town.scope is not None:
         answer.step(f"The {town.code_name} we hold covers {town.scope.quote}.", town.scope)
     if t.note:
         answer.step(town.render(t.note, on), *((town.scope,) if town.scope is not None else ()))
     answer.caveats.append(f"For an answer, ask: {town.contact_line()}.")
     return answer
+
+
+LEAD_LIMIT = 160  # GSM-7 characters: one SMS segment
+_REF = re.compile(r"\((Wis\. [^()]*|[0-9][0-9.\-]*)(\([^()]*\))*[a-z]?\)")
+
+
+def lead_from_result(answer: Answer, prefer: Citation | None = None, limit: int = LEAD_LIMIT) -> str:
+    """A lead cut from the answer's own result: the longest run of its first sentences (or clauses) that fits
+    in one SMS segment, with the section in short form if the words kept do not already name one."""
+    from ..rules import short_ref
+    text = " ".join(answer.result.split())
+    sentences = re.split(r"(?<=[.?!])\s+(?=[A-Z])", text)
+    candidates = [" ".join(sentences[:i]) for i in range(len(sentences), 0, -1)]
+    first = sentences[0].rstrip(".")
+    for sep in ("; ", " — ", ": "):
+        if sep in first:
+            candidates.append(first.split(sep)[0])
+    ref = prefer or (answer.citations[0] if answer.citations else None)
+    tail = ""
+    for c in candidates:
+        c = c.rstrip()
+        tail = "" if _REF.search(c) or ref is None else f" ({short_ref(ref)})."
+        c = f"{c.rstrip('.')}{tail}" if tail else c if c.endswith((".", "?", "!")) else c + "."
+        if len(c) <= limit:
+            return c
+    body = candidates[-1].rstrip().rstrip(".")
+    room = limit - len(tail) - 3
+    return body[:room].rsplit(" ", 1)[0].rstrip(",;:") + "..." + tail.rstrip(".") + ("." if tail else "")
+
+
+def with_lead(handler):
+    """Give the answer of ``handler`` a lead cut from its result when the handler set none of its own."""
+    import functools
+
+    @functools.wraps(handler)
+    def wrapped(*args, **kwargs):
+        answer = handler(*args, **kwargs)
+        if not answer.lead:
+            answer.lead = lead_from_result(answer)
+        return answer
+    return wrapped
+
+
+def ask_clerk(town: Town) -> str:
+    """ "the Dunkirk Clerk, 608-555-0100" for a lead; without a phone while the contact is a placeholder."""
+    phone = "" if town.clerk.placeholder or not town.clerk.phone else f", {town.clerk.phone}"
+    return f"the {town.short_name} Clerk{phone}"
 
 
 def add_gaps(answer: Answer, town: Town, topic: str) -> None:

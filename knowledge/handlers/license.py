@@ -13,7 +13,7 @@ from datetime import date, timedelta
 
 from ..errors import NeedsClarification
 from ..model import Answer, Citation, Town
-from .common import a_day, add_contact, add_gaps, fmt, plural, use, whole_count
+from .common import a_day, add_contact, add_gaps, fmt, plural, lead_from_result, use, whole_count, with_lead
 
 OPTIONS = (None, "individual", "multiple")
 
@@ -165,6 +165,7 @@ def _check(on, dogs, neutered, service_dogs, acquired, moved_in, licensable_age_
     return on, dogs, neutered, service_dogs, licensable_age_on
 
 
+@with_lead
 def license_cost(town: Town, *, on: date, dogs: int = 1, neutered: int | None = None, service_dogs: int = 0,
                  acquired: date | None = None, moved_in: date | None = None,
                  licensable_age_on: date | None = None, option: str | None = None) -> Answer:
@@ -277,6 +278,10 @@ def license_cost(town: Town, *, on: date, dogs: int = 1, neutered: int | None = 
                     "late_fee": late_fee, "half": half, "scenarios": scenarios}
     answer.result = _result(town, on, dogs, taxed, total, exact_total, chosen, individual_words, rule.late,
                             late_fee, rates_exact)
+    words = ("multiple dog license", "$35") if chosen == "multiple" else ("exempt",) if taxed == 0 else \
+        ("license tax", "minimum dog license tax")
+    tax_refs = [c for c in answer.citations if any(w in c.quote.lower() for w in words)]
+    answer.lead = lead_from_result(answer, prefer=tax_refs[0] if tax_refs else None)
     _limit_warning(answer, town, dogs, on)
     add_gaps(answer, town, "license_cost")
     add_contact(answer, town)
@@ -396,6 +401,7 @@ def _limit_warning(answer: Answer, town: Town, dogs: int, on: date) -> None:
                               f"{p.reference.ref}); see 'how many dogs' for the exceptions.")
 
 
+@with_lead
 def license_deadline(town: Town, *, on: date, moved_in: date | None = None, acquired: date | None = None,
                      licensable_age_on: date | None = None) -> Answer:
     """By when must a dog be licensed? ("I just moved here with my dog, when do I need a license by?")

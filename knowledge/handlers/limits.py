@@ -13,7 +13,8 @@ from datetime import date, timedelta
 
 from ..errors import NeedsClarification
 from ..model import Answer, Town
-from .common import a_day, add_contact, add_gaps, not_covered, plural, use, whole_count
+from .. import rules
+from .common import a_day, add_contact, add_gaps, not_covered, plural, use, whole_count, with_lead
 
 #: the parameter that says how long a litter is left out of the count, by town style
 LITTER_PERIODS = ("animal_limits.litter_weeks", "newborn_count.dogs_cats_months")
@@ -54,6 +55,7 @@ def _rule(answer: Answer, town: Town, name: str, on: date, step: bool = True) ->
     return text
 
 
+@with_lead
 def animal_limits(town: Town, *, on: date, dogs: int | None = None, cats: int | None = None,
                   puppies: int | None = None, kittens: int | None = None, litter_born: date | None = None) -> Answer:
     """Is the household within the limit? ``puppies``/``kittens`` are young counted in addition to ``dogs``/
@@ -82,6 +84,9 @@ def animal_limits(town: Town, *, on: date, dogs: int | None = None, cats: int | 
     else:
         answer.result = town.render(topic.summary, on)
         answer.value = {"max_dogs": None, "max_cats": None, "over": []}
+        chosen = rules.pick(town, "animal_limits", cross=False)
+        if chosen is not None:
+            answer.lead = rules.lead_of(town, chosen.rule, on)
         if any(young.values()):
             _rule(answer, town, "litter", on)
             if until:

@@ -13,31 +13,48 @@ from datetime import date
 
 from ..errors import NeedsClarification
 from ..loader import resolve
+from .. import rules
 from ..model import Answer, Citation, Town, term_key
-from .common import a_day, add_contact, add_gaps, not_covered
+from .common import a_day, add_contact, add_gaps, not_covered, with_lead
 
 STOPWORDS = set("""a an and are as at be by can do does for from have how i if in is it its may me my of on or
 our shall so that the their there this to what when where which who will with would you your about any
 code say says section sec town city rule rules tell please""".split())
 
 
-def topic(town: Town, key: str, *, on: date, animal: str | None = None) -> Answer:
-    """What the town's code says on topic ``key`` (a key of knowledge/topics.yml). Asked about one kind of
-    animal ("do cats need a license?"), a topic rule ``for_<animal>`` answers first, the summary follows."""
+def topic(town: Town, key: str, *, on: date, animal: str | None = None, question: str | None = None,
+          aspect: str | None = None, cross: bool = True) -> Answer:
+    """What the town's code says on topic ``key`` (a key of knowledge/topics.yml), led by the rule that
+    answers what was asked: the rule named ``aspect``, else the topic's rule that best matches ``question``
+    (the resident's words), or another topic's rule that matches it clearly better (``cross``; see
+    knowledge/rules.py). Asked about one kind of animal ("do cats need a license?"), a topic rule
+    ``for_<animal>`` answers first, the summary follows."""
     on = a_day(on, "on")
     if key not in town.topics:
         raise NeedsClarification("I'm not sure which topic you mean. Could you say it another way?",
                                  field="topic")
     t = town.topics[key]
+    rule = t.rules.get(f"for_{animal}") if animal else None
+    chosen = None if rule is not None else rules.pick(town, key, question, aspect, cross=cross)
+    if chosen is not None and chosen.crossed:
+        answer = topic(town, chosen.topic, on=on, aspect=chosen.name, cross=False)
+        answer.data["asked_topic"] = key
+        return answer
     if not t.covered:
         return not_covered(town, key, on)
-    rule = t.rules.get(f"for_{animal}") if animal else None
     if rule is not None:
         answer = Answer(topic=key, town=town.key, result=town.render(rule.text, on))
         answer.cite(rule.citation)
         answer.step(town.render(t.summary, on), *t.citations)
+        if getattr(rule, "lead", ""):
+            answer.lead = rules.lead_of(town, rule, on)
     else:
         answer = Answer(topic=key, town=town.key, result=town.render(t.summary, on))
+    if chosen is not None:
+        answer.lead = answer.lead or rules.lead_of(town, chosen.rule, on)
+        answer.data["rule"] = f"{chosen.topic}.{chosen.name}"
+        for _, _, r in ((chosen.topic, chosen.name, chosen.rule), *chosen.others):
+            answer.step(town.render(r.text, on), r.citation)
     for c in t.citations:
         answer.cite(c)
     answer.caveats.extend(town.render(c, on) for c in t.caveats)
@@ -52,6 +69,7 @@ def _first_sentence(text: str, limit: int = 200) -> str:
     return cut if len(cut) <= limit else flat[:limit].rsplit(" ", 1)[0]
 
 
+@with_lead
 def section(town: Town, ref: str) -> Answer:
     """The text of section or paragraph ``ref`` ("7.02-6", "7.02-5(d)(2)", "58-527")."""
     cleaned = re.sub(r"(?i)^\s*(sec(tion)?\.?|§)\s*", "", str(ref or "")).strip().rstrip(".?")
@@ -74,6 +92,12 @@ def section(town: Town, ref: str) -> Answer:
     return answer
 
 
+def _fit(text: str, limit: int = 160) -> str:
+    """``text`` within one SMS segment, cut at a word with "..." when longer."""
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[:limit - 3].rsplit(" ", 1)[0].rstrip(",;:") + "..."
+
+
 def _example(town: Town) -> str:
     own = [n for n, s in town.sections.items() if s.code == town.code_name]
     return ", ".join(f'"{n}"' for n in own[1:3])
@@ -88,6 +112,7 @@ def _words(text: str) -> list[str]:
     return out
 
 
+@with_lead
 def search(town: Town, query: str, *, on: date, limit: int = 3) -> Answer:
     """The best matching sections of the town's code for free text ``query`` (Okapi BM25 over paragraphs)."""
     on = a_day(on, "on")
@@ -119,6 +144,9 @@ def search(town: Town, query: str, *, on: date, limit: int = 3) -> Answer:
     answer = Answer(topic="search", town=town.key, value=best,
                     result=f"The {town.code_name} sections that best match \"{query.strip()}\": "
                            + "; ".join(f"{b} {town.sections[b].title}" for b in best) + ".")
+    top = town.sections[best[0]]
+    answer.lead = _fit(f"Best match: {top.number} {top.title}" + (
+        f"; also {', '.join(best[1:])}." if len(best) > 1 else "."))
     for b in best:
         s = town.sections[b]
         para = max(s.paragraphs, key=lambda p: sum(1 for t in _words(p.text) if t in terms))
@@ -143,6 +171,7 @@ def _term_candidates(term: str) -> list[str]:
     return out
 
 
+@with_lead
 def definition(town: Town, term: str) -> Answer:
     """What one term means in the town's code ("owner", "at large", "loose", "bonfire"), quoted and cited from
     definitions.yml; a term the code does not define says so. ``data``: term, defined (bool), asked."""
@@ -161,6 +190,9 @@ def definition(town: Town, term: str) -> Answer:
     answer = Answer(topic="definitions", town=town.key, value=found.term,
                     result=f'{c.label} defines "{found.term}"{via}: "{c.quote}"')
     answer.cite(c)
+    tail = f" ({rules.short_ref(c)})."
+    body = " ".join(re.sub(r"^[(][0-9a-z]+[)] ", "", c.quote).split()).rstrip(".")
+    answer.lead = body + tail if len(body + tail) <= 160 else _fit(body, 160 - len(tail)) + tail
     full = c.section.text_at(c.path)
     if " ".join(full.split()) != c.quote:
         answer.step(full, Citation(c.section, c.path, c.quote))

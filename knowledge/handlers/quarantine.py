@@ -13,7 +13,7 @@ from datetime import date, timedelta
 
 from ..errors import NeedsClarification
 from ..model import Answer, Town
-from .common import a_day, add_contact, add_gaps, not_covered, plural, use
+from .common import a_day, add_contact, add_gaps, not_covered, plural, use, with_lead
 
 KINDS = ("bite", "exposure")
 ANIMALS = ("dog", "cat", "other")
@@ -35,6 +35,7 @@ def _period(answer: Answer, town: Town, name: str, incident: date | None, today:
     return days, end
 
 
+@with_lead
 def quarantine(town: Town, *, incident: date | None = None, today: date, kind: str = "bite", animal: str = "dog",
                vaccinated: bool | None = None) -> Answer:
     """Quarantine periods for an incident on ``incident`` (None: the periods in days, and the day is asked)."""
@@ -111,12 +112,18 @@ def _isolation_style(answer, town, incident, today, kind, animal, vaccinated) ->
                              f"{plural(conf_days, 'day')} ({conf_ref}). The longer one, "
                              f"{plural(max(obs_days, conf_days), 'day')}, ends the quarantine.")
             answer.value = {"observation_days": obs_days, "confinement_days": conf_days}
+            longer = conf_ref if conf_days >= obs_days else obs_ref
+            answer.lead = (f"At least {plural(max(obs_days, conf_days), 'day')} ({longer}); "
+                           f"{obs_what} for at least {plural(obs_days, 'day')} ({obs_ref}).")
         else:
             answer.result = (f"After a bite on {incident:%B %-d, %Y}: {obs_what} through at least "
                              f"{obs:%B %-d, %Y} ({obs_ref}), and {conf_what} through at least {conf:%B %-d, %Y} "
                              f"({conf_ref}). Both apply; the longer one ends {max(obs, conf):%B %-d, %Y}.")
             answer.value = {"observation_end": obs.isoformat(), "confinement_end": conf.isoformat(),
                             "ends": max(obs, conf).isoformat()}
+            longer = conf_ref if conf >= obs else obs_ref
+            answer.lead = (f"Through at least {max(obs, conf):%B %-d, %Y} ({longer}); "
+                           f"{obs_what} through {obs:%B %-d} ({obs_ref}).")
         answer.caveats.append(_say(answer, town, "report_bite", today, step=False))
         return
     # exposure to a rabid animal

@@ -188,16 +188,20 @@ def test_when_does_the_burn_ban_end_gives_the_recorded_end():
 
 def test_can_i_burn_on_saturday_checks_the_order_for_saturday_not_today():
     _order(datetime(2026, 7, 1, 8, tzinfo=CDT), datetime(2026, 7, 3, 12, tzinfo=CDT))  # in force today, not Sat.
-    assert _ask("can I burn today", "ask_can_burn", "today").startswith("No, you may not burn")
-    assert _ask("can I burn on Saturday", "ask_can_burn", "on saturday").startswith("Yes, you may burn")
+    today = _ask("can I burn today", "ask_can_burn", "today")
+    assert today.startswith("No") and "No, you may not burn" in today  # the lead, then the result
+    saturday = _ask("can I burn on Saturday", "ask_can_burn", "on saturday")
+    assert saturday.startswith("Yes") and "Yes, you may burn" in saturday
     _order(datetime(2026, 7, 4, 13, tzinfo=CDT), None)  # from Saturday afternoon until lifted
-    assert _ask("can I burn on Saturday", "ask_can_burn", "on saturday").startswith("No, you may not burn")
+    saturday = _ask("can I burn on Saturday", "ask_can_burn", "on saturday")
+    assert saturday.startswith("No") and "No, you may not burn" in saturday
 
 
 def test_do_cats_need_a_license_is_answered_for_cats(dispatcher):
     text = "do cats need a license"
     run(ActionAnswer(), dispatcher, make_tracker(text, "ask_license_required", [ent(text, "cats", "animal")]))
-    assert texts(dispatcher)[0].startswith("No: the Town's code requires licenses for dogs only")
+    out = texts(dispatcher)[0]
+    assert out.startswith("No: the code requires licenses for dogs only") and "7.02-1(a)" in out
 
 
 def test_a_cat_license_question_read_as_permits_gets_the_cat_answer(dispatcher, mequon):
