@@ -17,7 +17,9 @@ import os
 import sys
 
 from . import schema
-from .store import DEFAULT_RETENTION_DAYS, Store
+from . import settings
+from .engine import safe_url
+from .store import Store
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -26,7 +28,7 @@ def main(argv: list[str] | None = None) -> int:
     sub = parser.add_subparsers(dest="cmd", required=True)
     p = sub.add_parser("purge", help="delete records older than the retention period, except legal holds")
     p.add_argument("--days", type=int,
-                   default=int(os.environ.get("RECORDS_RETENTION_DAYS", DEFAULT_RETENTION_DAYS)))
+                   default=settings.retention_days())
     h = sub.add_parser("hold", help="put a record under legal hold")
     h.add_argument("table", choices=sorted(schema.RETAINED))
     h.add_argument("id")
@@ -40,7 +42,7 @@ def main(argv: list[str] | None = None) -> int:
 
     store = Store.from_env()
     if args.cmd == "migrate":
-        print(f"{store.engine.url}: schema is current")
+        print(f"{safe_url(store.engine.url)}: schema is current")
         return 0
     if args.cmd == "revision":
         from alembic import command
@@ -48,7 +50,7 @@ def main(argv: list[str] | None = None) -> int:
         command.revision(config(str(store.engine.url)), message=args.message, autogenerate=True)
         return 0
     if args.cmd == "purge":
-        result = store.purge(args.days)
+        result = store.purge_all(args.days)
         print(f"purged records created before {result.cutoff.isoformat()}:")
         for name, n in result.deleted.items():
             print(f"  {name}: {n} deleted, {result.held[name]} kept under legal hold")

@@ -9,10 +9,10 @@ from datetime import datetime, timedelta
 from sqlalchemy import MetaData, Table, and_, delete, func, select, update
 from sqlalchemy.engine import Engine
 
+from . import failure_log
 from . import schema as s
 from .clock import utcnow
-
-DEFAULT_RETENTION_DAYS = 7 * 365 + 2  # Wis. Stat. 19.21(4)(b): seven years unless a schedule says otherwise
+from .settings import DEFAULT_RETENTION_DAYS  # noqa: F401 - Wis. Stat. 19.21(4)(b): seven years
 
 
 @dataclass
@@ -68,6 +68,14 @@ class Retention:
                     select(func.count()).select_from(t).where(and_(old, t.c.legal_hold.is_(True)))).scalar()
                 result.deleted[name] = conn.execute(delete(t).where(cond)).rowcount
             self._purge_rasa_events(conn, cutoff, result)
+        return result
+
+    def purge_all(self, older_than_days: int = DEFAULT_RETENTION_DAYS, now: datetime | None = None) -> PurgeResult:
+        """``purge`` and the same cutoff applied to the failure log outside the database (records/failure_log.py):
+        what the purge commands and the daily scheduled purge run."""
+        result = self.purge(older_than_days, now)
+        result.deleted["failure_log"] = failure_log.purge(result.cutoff)
+        result.held["failure_log"] = 0
         return result
 
     def _purge_rasa_events(self, conn, cutoff: datetime, result: PurgeResult) -> None:

@@ -16,7 +16,7 @@ from twilio.request_validator import RequestValidator
 from twilio.twiml.messaging_response import MessagingResponse
 
 from . import contacts, get_store, get_town
-from .health import record_failure
+from records.failure_log import describe, record_failure
 from .rasa import PAYLOAD, RasaUnavailable, clean_user_text, send
 from .text import sms_pages, to_gsm7
 
@@ -105,20 +105,20 @@ def inbound():
         try:
             return twiml(_reply_of_first_attempt(sid))
         except Exception as exc:  # noqa: BLE001 - the message is stored; the retry gets the fallback
-            log.exception("SMS %s: could not read the first attempt's reply", sid)
-            record_failure("database", "could not read a stored SMS reply", str(exc))
+            log.error("SMS %s: could not read the first attempt's reply (%s)", sid, describe(exc))
+            record_failure("database", "could not read a stored SMS reply", exc)
             return twiml(unavailable_text())
     try:
         reply = answer(from_, body)
     except Exception as exc:  # noqa: BLE001 - the resident still gets an answer within Twilio's 15 s
-        log.exception("SMS %s: could not answer", sid)
-        record_failure("database" if _is_db_error(exc) else "web", "could not answer an SMS", str(exc))
+        log.error("SMS %s: could not answer (%s)", sid, describe(exc))
+        record_failure("database" if _is_db_error(exc) else "web", "could not answer an SMS", exc)
         reply = unavailable_text()
     try:
         store.set_sms_reply(sid, reply or "")
     except Exception as exc:  # noqa: BLE001 - the message itself is stored; only the reply is not kept
-        log.exception("SMS %s: could not store the reply", sid)
-        record_failure("database", "could not store an SMS reply", str(exc))
+        log.error("SMS %s: could not store the reply (%s)", sid, describe(exc))
+        record_failure("database", "could not store an SMS reply", exc)
     return twiml(reply)
 
 
@@ -146,15 +146,15 @@ def _spool_or_refuse(sid: str, from_: str, to: str, body: str, exc: Exception) -
     (replayed into the database when it is back), with the fallback reply; if even the spool cannot be
     written, 503 -- Twilio then does not count it as delivered and retries it."""
     from . import spool
-    log.error("SMS %s: the database did not take it (%s); spooling it", sid, exc)
-    record_failure("database", "an inbound SMS could not be stored; spooled", str(exc))
+    log.error("SMS %s: the database did not take it (%s); spooling it", sid, describe(exc))
+    record_failure("database", "an inbound SMS could not be stored; spooled", exc)
     reply = unavailable_text()
     try:
         spool.write(sid, from_, to, body, reply)
     except Exception as spool_exc:  # noqa: BLE001
-        log.exception("SMS %s: could not spool it either; answering 503", sid)
+        log.error("SMS %s: could not spool it either (%s); answering 503", sid, describe(spool_exc))
         record_failure("spool", "an inbound SMS could be neither stored nor spooled; answered 503",
-                       str(spool_exc))
+                       spool_exc)
         return Response("Temporarily unable to accept the message.", status=503, headers={"Retry-After": "60"},
                         mimetype="text/plain")
     spool.start_replayer(get_store())

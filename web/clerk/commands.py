@@ -24,7 +24,7 @@ def init_app(app: Flask) -> None:
     @click.option("--days", type=int, default=None, help="retention in days (default RECORDS_RETENTION_DAYS)")
     def purge(days: int | None):
         """Delete records older than the retention period, except those under legal hold."""
-        result = get_store().purge(days if days is not None else app.config["RETENTION_DAYS"])
+        result = get_store().purge_all(days if days is not None else app.config["RETENTION_DAYS"])
         click.echo(f"Records created before {result.cutoff.isoformat()}:")
         for name, n in result.deleted.items():
             click.echo(f"  {name}: {n} deleted, {result.held[name]} kept under legal hold")
