@@ -7,7 +7,6 @@ text; if it cannot be spooled either, the answer is 503 so that Twilio retries i
 
 from __future__ import annotations
 
-import hashlib
 import logging
 import time
 
@@ -17,6 +16,7 @@ from twilio.twiml.messaging_response import MessagingResponse
 
 from . import contacts, get_store, get_town
 from records.failure_log import describe, record_failure
+from .keys import sms_sender_id
 from .rasa import PAYLOAD, RasaUnavailable, clean_user_text, send
 from .text import sms_pages, to_gsm7
 
@@ -31,9 +31,8 @@ MORE_WORDS = {"MORE", "NEXT"}
 
 
 def sender_id(phone: str) -> str:
-    """The Rasa sender for a phone number: a keyed hash, so the number is not the conversation id."""
-    key = current_app.config["SECRET_KEY"]
-    return "sms:" + hashlib.sha256(f"{key}|{phone}".encode()).hexdigest()[:24]
+    """The Rasa sender for a phone number: a keyed hash (the SMS id key, web/keys.py), not the number itself."""
+    return sms_sender_id(current_app.config["SMS_ID_KEY"], phone)
 
 
 def twiml(text: str | None) -> Response:

@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import os
+import stat
+
+from conftest import PUBLIC, TOKEN
+
 
 def test_stray_query_arguments_on_the_burn_list_are_not_passed_to_url_for(clerk_client):
     """A stray ``endpoint=`` (or ``_external``, ``_scheme``) once reached url_for and gave a 500."""
@@ -10,3 +15,38 @@ def test_stray_query_arguments_on_the_burn_list_are_not_passed_to_url_for(clerk_
         assert r.status_code == 200, extra
         page = r.get_data(as_text=True)
         assert "/clerk/burns.csv?from=2026-12-01" in page and "javascript" not in page
+
+
+def _app_without_secret_key(store, fake_rasa, tmp_path, **extra):
+    from web import create_app
+    cfg = {"TESTING": True, "STORE": store, "TOWN": "dunkirk", "RASA_URL": fake_rasa.url, "RASA_TIMEOUT": 2.0,
+           "TWILIO_AUTH_TOKEN": TOKEN, "PUBLIC_URL": PUBLIC, "SECRET_KEY_FILE": str(tmp_path / "secret_key")}
+    cfg.update(extra)
+    return create_app(cfg)
+
+
+def test_sms_conversation_ids_survive_a_restart_without_secret_key(store, fake_rasa, tmp_path, monkeypatch):
+    """With SECRET_KEY unset (the `make run` default) the key was random per start: every SMS conversation in
+    progress lost its id at a restart. Now it is generated once and kept in instance/ (0600)."""
+    monkeypatch.delenv("SECRET_KEY", raising=False)
+    from web.sms import sender_id
+    first = _app_without_secret_key(store, fake_rasa, tmp_path)
+    with first.app_context():
+        before = sender_id("+16085550100")
+    restarted = _app_without_secret_key(store, fake_rasa, tmp_path)
+    with restarted.app_context():
+        assert sender_id("+16085550100") == before
+    assert stat.S_IMODE(os.stat(tmp_path / "secret_key").st_mode) == 0o600
+    assert restarted.config["SECRET_KEY"] == first.config["SECRET_KEY"]
+
+
+def test_the_session_key_and_the_sms_id_key_rotate_apart(store, fake_rasa, tmp_path, monkeypatch):
+    from web.sms import sender_id
+    a = _app_without_secret_key(store, fake_rasa, tmp_path, SECRET_KEY="master")
+    b = _app_without_secret_key(store, fake_rasa, tmp_path, SECRET_KEY="master", SESSION_KEY_VERSION=2)
+    assert a.config["SECRET_KEY"] != a.config["SMS_ID_KEY"] and "master" not in (a.config["SECRET_KEY"],)
+    assert a.config["SECRET_KEY"] != b.config["SECRET_KEY"]  # sessions rotated ...
+    with a.app_context():
+        id_a = sender_id("+16085550100")
+    with b.app_context():
+        assert sender_id("+16085550100") == id_a  # ... SMS conversations kept
