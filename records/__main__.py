@@ -3,6 +3,7 @@
     python -m records purge [--days N]               delete records past retention (legal holds kept)
     python -m records hold TABLE ID [--release]       put a record under legal hold (or release it)
     python -m records create-clerk USERNAME           create a clerk account (password asked twice)
+    python -m records set-password USERNAME           change a clerk's password (ends the account's sessions)
     python -m records migrate                         bring the database to the newest schema
     python -m records revision "what changed"         write a migration for a change to records/schema.py
 
@@ -35,6 +36,8 @@ def main(argv: list[str] | None = None) -> int:
     h.add_argument("--release", action="store_true")
     c = sub.add_parser("create-clerk", help="create a clerk account")
     c.add_argument("username")
+    sp = sub.add_parser("set-password", help="change a clerk's password; every session of the account ends")
+    sp.add_argument("username")
     sub.add_parser("migrate", help="bring the database to the newest schema (the store also does it on start)")
     r = sub.add_parser("revision", help="write an alembic migration for a change to records/schema.py")
     r.add_argument("message")
@@ -60,10 +63,20 @@ def main(argv: list[str] | None = None) -> int:
         ok = store.set_legal_hold(args.table, rid, not args.release)
         print(("released" if args.release else "held") if ok else "no such record")
         return 0 if ok else 1
+    if args.cmd == "set-password":
+        pw = _new_password()
+        if pw is None:
+            return 1
+        try:
+            ok = store.set_clerk_password(args.username, pw)
+        except ValueError as exc:
+            print(exc, file=sys.stderr)
+            return 1
+        print(f"password of {args.username} changed; signed out everywhere" if ok else "no such clerk")
+        return 0 if ok else 1
     if args.cmd == "create-clerk":
-        pw = os.environ.get("CLERK_PASSWORD") or getpass.getpass("Password (12+ characters): ")
-        if not os.environ.get("CLERK_PASSWORD") and pw != getpass.getpass("Again: "):
-            print("passwords differ", file=sys.stderr)
+        pw = _new_password()
+        if pw is None:
             return 1
         try:
             store.create_clerk(args.username, pw)
@@ -73,6 +86,15 @@ def main(argv: list[str] | None = None) -> int:
         print(f"clerk {args.username} created")
         return 0
     return 2
+
+
+def _new_password() -> str | None:
+    """CLERK_PASSWORD, else asked twice (None if the two differ)."""
+    pw = os.environ.get("CLERK_PASSWORD") or getpass.getpass("Password (12+ characters): ")
+    if not os.environ.get("CLERK_PASSWORD") and pw != getpass.getpass("Again: "):
+        print("passwords differ", file=sys.stderr)
+        return None
+    return pw
 
 
 if __name__ == "__main__":

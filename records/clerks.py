@@ -28,6 +28,7 @@ class Clerk:
     username: str
     created_at: datetime
     last_login: datetime | None = None
+    session_generation: int = 0
 
 
 class ClerkAccounts:
@@ -66,10 +67,28 @@ class ClerkAccounts:
             if _hasher.check_needs_rehash(stored):
                 values["password_hash"] = _hasher.hash(password)
             conn.execute(update(t).where(t.c.id == r.id).values(**values))
-        return Clerk(id=r.id, username=r.username, created_at=r.created_at, last_login=values["last_login"])
+        return Clerk(id=r.id, username=r.username, created_at=r.created_at, last_login=values["last_login"],
+                     session_generation=r.session_generation)
 
     def get_clerk(self, clerk_id: int) -> Clerk | None:
         t = s.clerks
         with self.engine.connect() as conn:
             r = conn.execute(select(t).where(t.c.id == clerk_id)).first()
-        return Clerk(id=r.id, username=r.username, created_at=r.created_at, last_login=r.last_login) if r else None
+        return (Clerk(id=r.id, username=r.username, created_at=r.created_at, last_login=r.last_login,
+                      session_generation=r.session_generation) if r else None)
+
+    def end_clerk_sessions(self, clerk_id: int) -> None:
+        """Every session of this clerk ends (logout, password change): the generation they carry is now old."""
+        t = s.clerks
+        with self.engine.begin() as conn:
+            conn.execute(update(t).where(t.c.id == clerk_id).values(session_generation=t.c.session_generation + 1))
+
+    def set_clerk_password(self, username: str, password: str) -> bool:
+        """A new password for an existing clerk; ends every session of the account. False: no such clerk."""
+        if len(password) < MIN_PASSWORD:
+            raise ValueError(f"password must be at least {MIN_PASSWORD} characters")
+        t = s.clerks
+        with self.engine.begin() as conn:
+            n = conn.execute(update(t).where(t.c.username == username.strip()).values(
+                password_hash=_hasher.hash(password), session_generation=t.c.session_generation + 1)).rowcount
+        return n > 0

@@ -137,6 +137,8 @@ clerks = Table(
     Column("password_hash", String(255), nullable=False),
     Column("created_at", UTCDateTime, nullable=False),
     Column("last_login", UTCDateTime, nullable=True),
+    # raised on logout and on a password change: a session signed with an older generation is refused
+    Column("session_generation", Integer, nullable=False, default=0, server_default="0"),
     UniqueConstraint("username", name="uq_clerk_username"),
 )
 

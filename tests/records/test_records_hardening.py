@@ -91,3 +91,14 @@ def test_migrate_prints_the_database_url_with_its_password_masked(monkeypatch, c
     assert records_main(["migrate"]) == 0
     out = capsys.readouterr().out
     assert "hunter2secret" not in out and "db.example/records" in out and "***" in out
+
+
+def test_a_password_change_raises_the_session_generation(tmp_path):
+    st = Store(f"sqlite:///{tmp_path / 'records.db'}")
+    clerk = st.create_clerk("ann", "a long clerk password")
+    assert st.get_clerk(clerk.id).session_generation == 0
+    st.end_clerk_sessions(clerk.id)
+    assert st.set_clerk_password("ann", "another long password")
+    assert st.get_clerk(clerk.id).session_generation == 2
+    assert not st.set_clerk_password("bob", "another long password")
+    st.close()

@@ -50,3 +50,31 @@ def test_the_session_key_and_the_sms_id_key_rotate_apart(store, fake_rasa, tmp_p
         id_a = sender_id("+16085550100")
     with b.app_context():
         assert sender_id("+16085550100") == id_a  # ... SMS conversations kept
+
+
+def test_a_cookie_copied_before_logout_is_dead_after_it(clerk_client):
+    copy = clerk_client.get_cookie("clerk_session").value
+    assert clerk_client.get("/clerk/burns.csv").status_code == 200
+    clerk_client.post("/clerk/logout")
+    clerk_client.set_cookie("clerk_session", copy)
+    r = clerk_client.get("/clerk/burns.csv")
+    assert r.status_code == 302 and "/clerk/login" in r.headers["Location"]
+
+
+def test_a_password_change_ends_every_session(clerk_client, store, app):
+    assert clerk_client.get("/clerk/burns.csv").status_code == 200
+    result = app.test_cli_runner().invoke(args=["set-password", "ann", "--password", "another long password"])
+    assert result.exit_code == 0, result.output
+    assert clerk_client.get("/clerk/burns.csv").status_code == 302
+    assert store.verify_clerk("ann", "another long password") is not None
+
+
+def test_a_session_in_use_ends_at_the_absolute_lifetime(clerk_client, monkeypatch):
+    """The cookie was re-signed on every request, so a session in use never ended."""
+    import time
+    real = time.time
+    for hours in (4, 8, 11.9):  # in use: a request every few hours (the idle limit is 8 h)
+        monkeypatch.setattr(time, "time", lambda h=hours: real() + h * 3600)
+        assert clerk_client.get("/clerk/burns.csv").status_code == 200
+    monkeypatch.setattr(time, "time", lambda: real() + 12 * 3600 + 5)
+    assert clerk_client.get("/clerk/burns.csv").status_code == 302

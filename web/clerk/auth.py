@@ -4,6 +4,7 @@ every clerk page, and the login throttle (security.LOGIN_LIMIT per address, POST
 from __future__ import annotations
 
 import functools
+import time
 from urllib.parse import urlsplit
 
 from flask import Flask, current_app, g, redirect, render_template, request, session, url_for
@@ -36,14 +37,27 @@ def login_required(view):
     return wrapped
 
 
+def _session_valid(clerk) -> bool:
+    """The session is of the account's current generation (no logout or password change since it was made) and
+    younger than SESSION_MAX_HOURS since the login, however much it was used."""
+    login_at = session.get("login_at")
+    if clerk is None or session.get("gen") != clerk.session_generation or not isinstance(login_at, (int, float)):
+        return False
+    return 0 <= time.time() - login_at < float(current_app.config["SESSION_MAX_HOURS"]) * 3600
+
+
 @bp.before_app_request
 def load_clerk():
     cid = session.get("clerk_id")
     try:
-        g.clerk = get_store().get_clerk(cid) if isinstance(cid, int) else None
+        clerk = get_store().get_clerk(cid) if isinstance(cid, int) else None
     except Exception:  # noqa: BLE001 - the database cannot be read: public pages and the webhooks still work
-        current_app.logger.exception("could not load the signed-in clerk")
-        g.clerk = None
+        current_app.logger.error("could not load the signed-in clerk")
+        clerk = None
+    if cid is not None and clerk is not None and not _session_valid(clerk):
+        session.clear()
+        clerk = None
+    g.clerk = clerk
 
 
 @bp.app_context_processor
@@ -67,6 +81,8 @@ def login():
             session.clear()  # no session fixation
             session.permanent = True
             session["clerk_id"] = clerk.id
+            session["gen"] = clerk.session_generation
+            session["login_at"] = int(time.time())
             return redirect(_safe_next(request.args.get("next")))
         error = "Wrong username or password."
     elif request.method == "POST":
@@ -78,6 +94,8 @@ def login():
 def logout():
     form = EmptyForm()
     if form.validate_on_submit():
+        if g.get("clerk") is not None:
+            get_store().end_clerk_sessions(g.clerk.id)  # a copy of the cookie made before logout is dead too
         session.clear()
     return redirect(url_for("clerk.login"))
 

@@ -1,4 +1,5 @@
-"""The clerk's Flask CLI commands: ``flask create-clerk USERNAME`` and ``flask purge [--days N]``."""
+"""The clerk's Flask CLI commands: ``flask create-clerk USERNAME``, ``flask set-password USERNAME`` and
+``flask purge [--days N]``."""
 
 from __future__ import annotations
 
@@ -19,6 +20,18 @@ def init_app(app: Flask) -> None:
         except ValueError as exc:
             raise click.ClickException(str(exc)) from None
         click.echo(f"Clerk {username} created.")
+
+    @app.cli.command("set-password")
+    @click.argument("username")
+    @click.password_option("--password", prompt="New password (12+ characters)")
+    def set_password(username: str, password: str):
+        """Change a clerk's password; every session of the account ends."""
+        try:
+            if not get_store().set_clerk_password(username, password):
+                raise click.ClickException(f"no clerk {username!r}")
+        except ValueError as exc:
+            raise click.ClickException(str(exc)) from None
+        click.echo(f"Password of {username} changed; signed out everywhere.")
 
     @app.cli.command("purge")
     @click.option("--days", type=int, default=None, help="retention in days (default RECORDS_RETENTION_DAYS)")
