@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import time
+from urllib.parse import urlsplit
 
 from flask import Blueprint, Response, abort, current_app, request
 from twilio.request_validator import RequestValidator
@@ -47,11 +48,22 @@ def signature_ok() -> bool:
     signature = request.headers.get("X-Twilio-Signature", "")
     if not token or not signature:
         return False
-    base = current_app.config["PUBLIC_URL"].rstrip("/")
-    if not base:
+    url = webhook_url(current_app.config["PUBLIC_URL"])
+    if not url:
         return False
-    url = base + request.full_path if request.query_string else base + request.path
+    if request.query_string:
+        url += "?" + request.query_string.decode("latin-1")
     return RequestValidator(token).validate(url, request.form.to_dict(flat=True), signature)
+
+
+def webhook_url(public_url: str) -> str:
+    """The URL Twilio signed: PUBLIC_URL may be the public base URL (``https://host`` or ``https://host/prefix``)
+    or the full webhook URL (``https://host/sms``); either way, the URL of this request as Twilio called it."""
+    base = public_url.strip().split("?", 1)[0].rstrip("/")
+    if not base:
+        return ""
+    path = request.path.rstrip("/")
+    return base if urlsplit(base).path.rstrip("/").endswith(path) else base + request.path
 
 
 def help_text() -> str:

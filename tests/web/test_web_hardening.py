@@ -5,6 +5,8 @@ from __future__ import annotations
 import os
 import stat
 
+import pytest
+
 from conftest import PUBLIC, TOKEN
 
 
@@ -78,3 +80,23 @@ def test_a_session_in_use_ends_at_the_absolute_lifetime(clerk_client, monkeypatc
         assert clerk_client.get("/clerk/burns.csv").status_code == 200
     monkeypatch.setattr(time, "time", lambda: real() + 12 * 3600 + 5)
     assert clerk_client.get("/clerk/burns.csv").status_code == 302
+
+
+@pytest.mark.parametrize("public_url", [PUBLIC, PUBLIC + "/", PUBLIC + "/sms", PUBLIC + "/sms/"])
+def test_public_url_may_be_the_base_or_the_full_webhook_url(make_app, public_url):
+    """PUBLIC_URL set to the full webhook URL made every genuine request fail the signature (403)."""
+    from twilio.request_validator import RequestValidator
+    client = make_app(PUBLIC_URL=public_url).test_client()
+    params = {"From": "+16085550100", "To": "+16085550199", "Body": "hello", "MessageSid": "SMpublicurl"}
+    signed = RequestValidator(TOKEN).compute_signature(PUBLIC + "/sms", params)
+    assert client.post("/sms", data=params, headers={"X-Twilio-Signature": signed}).status_code == 200
+    forged = RequestValidator("another token").compute_signature(PUBLIC + "/sms", params)
+    assert client.post("/sms", data=params, headers={"X-Twilio-Signature": forged}).status_code == 403
+
+
+def test_public_url_with_a_path_prefix_signs_the_prefixed_webhook(make_app):
+    from twilio.request_validator import RequestValidator
+    client = make_app(PUBLIC_URL=PUBLIC + "/dunkirk").test_client()
+    params = {"From": "+16085550100", "To": "+16085550199", "Body": "hello", "MessageSid": "SMprefix"}
+    signed = RequestValidator(TOKEN).compute_signature(PUBLIC + "/dunkirk/sms", params)
+    assert client.post("/sms", data=params, headers={"X-Twilio-Signature": signed}).status_code == 200

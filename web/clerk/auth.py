@@ -1,5 +1,5 @@
 """Clerk login and logout on the clerk blueprint, the clerk loaded for every request, ``login_required`` for
-every clerk page, and the login throttle (security.LOGIN_LIMIT per address, POST only)."""
+every clerk page, and the login throttle (web/security.py throttle_login: failed POSTs only)."""
 
 from __future__ import annotations
 
@@ -101,5 +101,6 @@ def logout():
 
 
 def throttle_login(app: Flask, limiter: Limiter) -> None:
-    """Limit login POSTs per address; one limiter per app, so the wrapped view replaces the registered one."""
-    app.view_functions["clerk.login"] = limiter.limit(security.LOGIN_LIMIT, methods=["POST"])(login)
+    """Limit failed login POSTs per address and username, per address, per username and overall
+    (security.throttle_login); one limiter per app, so the wrapped view replaces the registered one."""
+    app.view_functions["clerk.login"] = security.throttle_login(limiter, login)
