@@ -80,6 +80,10 @@ def create_app(test_config: dict | None = None) -> Flask:
         store = Store(app.config["DATABASE_URL"]) if app.config["DATABASE_URL"] else Store.from_env()
     app.extensions["records"] = store
 
+    if app.config["PURGE_SCHEDULE"] and not app.config.get("TESTING"):
+        from . import purge_schedule
+        purge_schedule.start(store, int(app.config["RETENTION_DAYS"]))
+
     from . import chat, clerk, security, sms
     limiter = security.init_app(app)
     app.register_blueprint(chat.bp)

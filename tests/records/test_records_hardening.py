@@ -102,3 +102,14 @@ def test_a_password_change_raises_the_session_generation(tmp_path):
     assert st.get_clerk(clerk.id).session_generation == 2
     assert not st.set_clerk_password("bob", "another long password")
     st.close()
+
+
+def test_the_scheduled_purge_runs_once_a_day_across_processes(tmp_path):
+    now = datetime(2026, 11, 30, 15, 0, tzinfo=timezone.utc)
+    a = Store(f"sqlite:///{tmp_path / 'records.db'}")
+    b = Store(f"sqlite:///{tmp_path / 'records.db'}")
+    assert a.last_scheduled_purge() is None
+    assert a.claim_scheduled_purge(now=now) and not b.claim_scheduled_purge(now=now + timedelta(hours=23))
+    assert b.claim_scheduled_purge(now=now + timedelta(hours=24)) and not a.claim_scheduled_purge(now=now + timedelta(hours=25))
+    assert a.last_scheduled_purge() == now + timedelta(hours=24)
+    a.close(), b.close()

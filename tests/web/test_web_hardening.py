@@ -100,3 +100,10 @@ def test_public_url_with_a_path_prefix_signs_the_prefixed_webhook(make_app):
     params = {"From": "+16085550100", "To": "+16085550199", "Body": "hello", "MessageSid": "SMprefix"}
     signed = RequestValidator(TOKEN).compute_signature(PUBLIC + "/dunkirk/sms", params)
     assert client.post("/sms", data=params, headers={"X-Twilio-Signature": signed}).status_code == 200
+
+
+def test_the_status_page_shows_the_last_scheduled_purge(clerk_client, store):
+    from web import purge_schedule
+    assert "last run never" in clerk_client.get("/clerk/status").get_data(as_text=True)
+    assert purge_schedule.run_once(store, 3650) and not purge_schedule.run_once(store, 3650)
+    assert "last run never" not in clerk_client.get("/clerk/status").get_data(as_text=True)
