@@ -107,3 +107,23 @@ def test_the_status_page_shows_the_last_scheduled_purge(clerk_client, store):
     assert "last run never" in clerk_client.get("/clerk/status").get_data(as_text=True)
     assert purge_schedule.run_once(store, 3650) and not purge_schedule.run_once(store, 3650)
     assert "last run never" not in clerk_client.get("/clerk/status").get_data(as_text=True)
+
+
+def test_the_rasa_token_is_not_on_any_command_line(tmp_path, monkeypatch):
+    """Procfiles, `make bot-run` and the test stack once put it on Rasa's command line (visible in ps)."""
+    import sys
+    import types
+    from pathlib import Path
+    repo = Path(__file__).resolve().parents[2]
+    for name in ("Procfile", "Procfile.scale", "mk/bot.mk", "tests/support/stack.py"):
+        assert "--auth-token" not in (repo / name).read_text().replace('"--auth-token", token()', ""), name
+    (tmp_path / "token").write_text("file-token\n")
+    monkeypatch.delenv("RASA_TOKEN", raising=False)
+    monkeypatch.setenv("RASA_TOKEN_FILE", str(tmp_path / "token"))
+    seen = {}
+    monkeypatch.setitem(sys.modules, "rasa.__main__",
+                        types.SimpleNamespace(main=lambda: seen.setdefault("argv", list(sys.argv))))
+    monkeypatch.setattr(sys, "argv", ["rasa_run", "--port", "5005"])
+    from tools import rasa_run
+    rasa_run.main()
+    assert seen["argv"] == ["rasa", "run", "--port", "5005", "--auth-token", "file-token"]
