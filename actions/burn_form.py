@@ -283,7 +283,8 @@ class ActionStartBurn(Action):
         cites = next((lb for lb in labels if lb.endswith("7.12(1)")), labels[0] if labels else t.code_name)
         common.send_text(dispatcher, tracker,
                          f"I'll record your burn notification for the Fire Department ({cites}). I need six "
-                         "facts: name, address, phone, date, approximate time and location. Say 'cancel' any time.")
+                         "facts: name, address, phone, date, approximate time and location. "
+                         f"Say '{common.leave_word(tracker)}' any time.")
         return []
 
 

@@ -61,6 +61,16 @@ def when_text(tracker: Tracker) -> str | None:
     return " ".join(str(e["value"]) for e in found) if found else None
 
 
+#: The word a resident says to leave a form, by channel. On SMS "cancel" (like STOP, END, QUIT, UNSUBSCRIBE,
+#: STOPALL) is a carrier opt-out keyword: it would unsubscribe the number. NLU reads "exit" and "start over"
+#: as the cancel intent too (data/nlu.yml).
+LEAVE_WORD = {"web": "cancel", "sms": "exit"}
+
+
+def leave_word(tracker: Tracker) -> str:
+    return LEAVE_WORD[channel(tracker)]
+
+
 def channel(tracker: Tracker) -> str:
     """"sms" when the front says so (metadata channel or an "sms:" sender id), else "web"."""
     meta = tracker.latest_message.get("metadata") or {}

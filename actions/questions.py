@@ -37,12 +37,17 @@ class _Ask(Action):
     async def run(self, dispatcher, tracker, domain) -> List[Dict[Text, Any]]:
         text, buttons = QUESTIONS[self.key]
         if asked_before(tracker, text):
-            text += " " + STOP_HINT
+            text += " " + stop_hint(tracker)
         common.send_text(dispatcher, tracker, text, buttons=buttons or None)
         return []
 
 
-STOP_HINT = "(Or say 'cancel' to stop these questions.)"
+STOP_HINT = "(Or say '{word}' to stop these questions.)"
+
+
+def stop_hint(tracker) -> str:
+    """How to leave the questions: 'cancel' on the web, 'exit' on SMS (CANCEL is a carrier opt-out keyword)."""
+    return STOP_HINT.format(word=common.leave_word(tracker))
 
 
 def asked_before(tracker, question: str) -> bool:

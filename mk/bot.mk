@@ -35,10 +35,12 @@ $(BOT_TOKEN_FILE):
 actions-run: | install
 	SANIC_HOST=127.0.0.1 PYTHONPATH=$(CURDIR) $(BIN)/rasa run actions --actions actions --port $(ACTION_PORT)
 
-# REST channel + HTTP API (token-protected) on 127.0.0.1; start `make actions-run` beside it.
+# REST channel + HTTP API (token-protected; the token read from its file by tools/rasa_run.py, never on the
+# command line) on 127.0.0.1; start `make actions-run` beside it.
 bot-run: $(BOT_MODEL) $(BOT_TOKEN_FILE)
-	$(RASA) run --model $(BOT_MODEL) --endpoints bot/endpoints.yml --credentials bot/credentials.yml \
-	  --interface 127.0.0.1 --port $(RASA_PORT) --enable-api --auth-token "$$(cat $(BOT_TOKEN_FILE))"
+	PYTHONPATH=$(CURDIR) RASA_TELEMETRY_ENABLED=false SQLALCHEMY_SILENCE_UBER_WARNING=1 RASA_TOKEN_FILE=$(BOT_TOKEN_FILE) \
+	  $(BIN)/python -m tools.rasa_run --model $(BOT_MODEL) --endpoints bot/endpoints.yml \
+	  --credentials bot/credentials.yml --interface 127.0.0.1 --port $(RASA_PORT) --enable-api
 
 shell: $(BOT_MODEL)
 	@SANIC_HOST=127.0.0.1 PYTHONPATH=$(CURDIR) $(BIN)/rasa run actions --actions actions --port $(ACTION_PORT) \

@@ -3,7 +3,8 @@
 .PHONY: run test-web test-web-fast system-deps clerk-account purge-records
 
 WEB_PORT ?= 8000
-WEB_HOST ?= 0.0.0.0
+# loopback: the reverse proxy (TLS) in front reaches it there; WEB_HOST=0.0.0.0 only without one (README)
+WEB_HOST ?= 127.0.0.1
 RASA_PORT ?= 5005
 ACTION_PORT ?= 5055
 CHROMIUM := /usr/bin/chromium

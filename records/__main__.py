@@ -3,6 +3,7 @@
     python -m records purge [--days N]               delete records past retention (legal holds kept)
     python -m records hold TABLE ID [--release]       put a record under legal hold (or release it)
     python -m records create-clerk USERNAME           create a clerk account (password asked twice)
+    python -m records set-password USERNAME           change a clerk's password (ends the account's sessions)
     python -m records migrate                         bring the database to the newest schema
     python -m records revision "what changed"         write a migration for a change to records/schema.py
 
@@ -17,7 +18,9 @@ import os
 import sys
 
 from . import schema
-from .store import DEFAULT_RETENTION_DAYS, Store
+from . import settings
+from .engine import safe_url
+from .store import Store
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -26,13 +29,15 @@ def main(argv: list[str] | None = None) -> int:
     sub = parser.add_subparsers(dest="cmd", required=True)
     p = sub.add_parser("purge", help="delete records older than the retention period, except legal holds")
     p.add_argument("--days", type=int,
-                   default=int(os.environ.get("RECORDS_RETENTION_DAYS", DEFAULT_RETENTION_DAYS)))
+                   default=settings.retention_days())
     h = sub.add_parser("hold", help="put a record under legal hold")
     h.add_argument("table", choices=sorted(schema.RETAINED))
     h.add_argument("id")
     h.add_argument("--release", action="store_true")
     c = sub.add_parser("create-clerk", help="create a clerk account")
     c.add_argument("username")
+    sp = sub.add_parser("set-password", help="change a clerk's password; every session of the account ends")
+    sp.add_argument("username")
     sub.add_parser("migrate", help="bring the database to the newest schema (the store also does it on start)")
     r = sub.add_parser("revision", help="write an alembic migration for a change to records/schema.py")
     r.add_argument("message")
@@ -40,7 +45,7 @@ def main(argv: list[str] | None = None) -> int:
 
     store = Store.from_env()
     if args.cmd == "migrate":
-        print(f"{store.engine.url}: schema is current")
+        print(f"{safe_url(store.engine.url)}: schema is current")
         return 0
     if args.cmd == "revision":
         from alembic import command
@@ -48,7 +53,7 @@ def main(argv: list[str] | None = None) -> int:
         command.revision(config(str(store.engine.url)), message=args.message, autogenerate=True)
         return 0
     if args.cmd == "purge":
-        result = store.purge(args.days)
+        result = store.purge_all(args.days)
         print(f"purged records created before {result.cutoff.isoformat()}:")
         for name, n in result.deleted.items():
             print(f"  {name}: {n} deleted, {result.held[name]} kept under legal hold")
@@ -58,10 +63,20 @@ def main(argv: list[str] | None = None) -> int:
         ok = store.set_legal_hold(args.table, rid, not args.release)
         print(("released" if args.release else "held") if ok else "no such record")
         return 0 if ok else 1
+    if args.cmd == "set-password":
+        pw = _new_password()
+        if pw is None:
+            return 1
+        try:
+            ok = store.set_clerk_password(args.username, pw)
+        except ValueError as exc:
+            print(exc, file=sys.stderr)
+            return 1
+        print(f"password of {args.username} changed; signed out everywhere" if ok else "no such clerk")
+        return 0 if ok else 1
     if args.cmd == "create-clerk":
-        pw = os.environ.get("CLERK_PASSWORD") or getpass.getpass("Password (12+ characters): ")
-        if not os.environ.get("CLERK_PASSWORD") and pw != getpass.getpass("Again: "):
-            print("passwords differ", file=sys.stderr)
+        pw = _new_password()
+        if pw is None:
             return 1
         try:
             store.create_clerk(args.username, pw)
@@ -71,6 +86,15 @@ def main(argv: list[str] | None = None) -> int:
         print(f"clerk {args.username} created")
         return 0
     return 2
+
+
+def _new_password() -> str | None:
+    """CLERK_PASSWORD, else asked twice (None if the two differ)."""
+    pw = os.environ.get("CLERK_PASSWORD") or getpass.getpass("Password (12+ characters): ")
+    if not os.environ.get("CLERK_PASSWORD") and pw != getpass.getpass("Again: "):
+        print("passwords differ", file=sys.stderr)
+        return None
+    return pw
 
 
 if __name__ == "__main__":

@@ -29,6 +29,7 @@ class Clerk:
     created_at: datetime
     last_login: datetime | None = None
     role: str = "clerk"  # "clerk" | "fire" (the Fire Department's view only)
+    session_generation: int = 0
 
 
 ROLES = ("clerk", "fire")
@@ -73,11 +74,27 @@ class ClerkAccounts:
                 values["password_hash"] = _hasher.hash(password)
             conn.execute(update(t).where(t.c.id == r.id).values(**values))
         return Clerk(id=r.id, username=r.username, created_at=r.created_at, last_login=values["last_login"],
-                     role=r.role)
+                     role=r.role, session_generation=r.session_generation)
 
     def get_clerk(self, clerk_id: int) -> Clerk | None:
         t = s.clerks
         with self.engine.connect() as conn:
             r = conn.execute(select(t).where(t.c.id == clerk_id)).first()
-        return (Clerk(id=r.id, username=r.username, created_at=r.created_at, last_login=r.last_login, role=r.role)
-                if r else None)
+        return (Clerk(id=r.id, username=r.username, created_at=r.created_at, last_login=r.last_login, role=r.role,
+                      session_generation=r.session_generation) if r else None)
+
+    def end_clerk_sessions(self, clerk_id: int) -> None:
+        """Every session of this clerk ends (logout, password change): the generation they carry is now old."""
+        t = s.clerks
+        with self.engine.begin() as conn:
+            conn.execute(update(t).where(t.c.id == clerk_id).values(session_generation=t.c.session_generation + 1))
+
+    def set_clerk_password(self, username: str, password: str) -> bool:
+        """A new password for an existing clerk; ends every session of the account. False: no such clerk."""
+        if len(password) < MIN_PASSWORD:
+            raise ValueError(f"password must be at least {MIN_PASSWORD} characters")
+        t = s.clerks
+        with self.engine.begin() as conn:
+            n = conn.execute(update(t).where(t.c.username == username.strip()).values(
+                password_hash=_hasher.hash(password), session_generation=t.c.session_generation + 1)).rowcount
+        return n > 0

@@ -3,6 +3,10 @@
 SQLite (the default) runs in WAL mode with ``synchronous=FULL``, foreign keys on and a 5 s busy timeout; every
 record is written in its own transaction, so a record the resident was told about survives a crash or power
 loss. ``DATABASE_URL`` switches to PostgreSQL (``postgresql://user:pass@host/db``; pre-ping on each checkout).
+
+The records are personal data: a SQLite file (and its -wal and -shm) is readable by its owner only (0600), the
+engine never puts bound values in its error messages (``hide_parameters``), and the URL is shown with its
+password masked (``safe_url``).
 """
 
 from __future__ import annotations
@@ -13,12 +17,31 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy import create_engine, event, insert, update
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Engine, make_url
 
 from . import schema as s
+from . import settings
 
-REPO = Path(__file__).resolve().parent.parent
-DEFAULT_URL = "sqlite:///" + str(REPO / "instance" / "assistant.db")
+REPO = settings.REPO
+DEFAULT_URL = "sqlite:///" + str(settings.INSTANCE / "assistant.db")
+SQLITE_FILES = ("", "-wal", "-shm", "-journal")
+
+
+def safe_url(url) -> str:
+    """The database URL with its password masked, for messages and logs."""
+    return make_url(str(url)).render_as_string(hide_password=True)
+
+
+def _private_sqlite_file(path: str) -> None:
+    """Create the database file 0600 before SQLite does (SQLite gives its -wal and -shm the main file's mode),
+    and take group and other access away from files an older version made 0644."""
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+    os.close(fd)
+    for suffix in SQLITE_FILES:
+        try:
+            os.chmod(path + suffix, 0o600)
+        except FileNotFoundError:
+            pass
 
 
 def _sqlite_pragmas(dbapi_connection, connection_record):  # noqa: ARG001 - SQLAlchemy event signature
@@ -35,12 +58,14 @@ def make_engine(url: str) -> Engine:
         url = "postgresql://" + url[len("postgres://"):]
     if url.startswith("sqlite"):
         path = url.split("///", 1)[1] if "///" in url else ""
-        if path and path != ":memory:":
+        if path and path != ":memory:" and not path.startswith("file:"):
             Path(path).parent.mkdir(parents=True, exist_ok=True)
-        engine = create_engine(url, future=True, connect_args={"check_same_thread": False, "timeout": 10})
+            _private_sqlite_file(path)
+        engine = create_engine(url, future=True, hide_parameters=True,
+                               connect_args={"check_same_thread": False, "timeout": 10})
         event.listen(engine, "connect", _sqlite_pragmas)
         return engine
-    return create_engine(url, future=True, pool_pre_ping=True)
+    return create_engine(url, future=True, pool_pre_ping=True, hide_parameters=True)
 
 
 def db_text(value):

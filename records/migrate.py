@@ -18,6 +18,7 @@ from sqlalchemy import inspect
 from sqlalchemy.exc import IntegrityError, OperationalError, ProgrammingError
 from sqlalchemy.engine import Engine
 
+from .engine import safe_url
 from .schema import metadata
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
@@ -72,7 +73,7 @@ def _upgrade(engine: Engine) -> None:
             problems = _mismatches(conn)
             if problems:
                 raise SchemaOutOfDate(
-                    f"The records database {engine.url} was made by an older, unmigrated version of the "
+                    f"The records database {safe_url(engine.url)} was made by an older, unmigrated version of the "
                     f"assistant and does not match the schema ({'; '.join(problems)}). Back it up, then move "
                     "it aside to start a new one.")
             command.stamp(cfg, "head")

@@ -6,13 +6,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-from sqlalchemy import MetaData, Table, and_, delete, func, select, update
+from sqlalchemy import MetaData, Table, and_, delete, func, insert, select, update
 from sqlalchemy.engine import Engine
 
+from . import failure_log
 from . import schema as s
 from .clock import utcnow
-
-DEFAULT_RETENTION_DAYS = 7 * 365 + 2  # Wis. Stat. 19.21(4)(b): seven years unless a schedule says otherwise
+from .settings import DEFAULT_RETENTION_DAYS  # noqa: F401 - Wis. Stat. 19.21(4)(b): seven years
 
 
 @dataclass
@@ -69,6 +69,38 @@ class Retention:
                 result.deleted[name] = conn.execute(delete(t).where(cond)).rowcount
             self._purge_rasa_events(conn, cutoff, result)
         return result
+
+    def purge_all(self, older_than_days: int = DEFAULT_RETENTION_DAYS, now: datetime | None = None) -> PurgeResult:
+        """``purge`` and the same cutoff applied to the failure log outside the database (records/failure_log.py):
+        what the purge commands and the daily scheduled purge run."""
+        result = self.purge(older_than_days, now)
+        result.deleted["failure_log"] = failure_log.purge(result.cutoff)
+        result.held["failure_log"] = 0
+        return result
+
+    def claim_scheduled_purge(self, every: timedelta = timedelta(days=1), now: datetime | None = None) -> bool:
+        """True for exactly one caller per period across processes: a compare-and-set on the ``purge`` row of
+        the heartbeats table (its time is the last scheduled purge)."""
+        t = s.heartbeats
+        when = now or utcnow()
+        with self.engine.begin() as conn:
+            done = conn.execute(update(t).where(and_(t.c.name == "purge", t.c.at <= when - every)).values(at=when))
+            if done.rowcount == 1:
+                return True
+            if conn.execute(select(t.c.at).where(t.c.name == "purge")).first() is not None:
+                return False
+            try:
+                with conn.begin_nested():
+                    conn.execute(insert(t).values(name="purge", at=when))
+            except Exception:  # noqa: BLE001 - another process inserted it first
+                return False
+        return True
+
+    def last_scheduled_purge(self) -> datetime | None:
+        t = s.heartbeats
+        with self.engine.connect() as conn:
+            row = conn.execute(select(t.c.at).where(t.c.name == "purge")).first()
+        return row[0] if row else None
 
     def _purge_rasa_events(self, conn, cutoff: datetime, result: PurgeResult) -> None:
         """Rasa's tracker store keeps each conversation's events in its own ``events`` table when it shares

@@ -171,6 +171,8 @@ clerks = Table(
     Column("created_at", UTCDateTime, nullable=False),
     Column("last_login", UTCDateTime, nullable=True),
     Column("role", String(20), nullable=False, default="clerk", server_default="clerk"),  # "clerk" | "fire"
+    # raised on logout and on a password change: a session signed with an older generation is refused
+    Column("session_generation", Integer, nullable=False, default=0, server_default="0"),
     UniqueConstraint("username", name="uq_clerk_username"),
 )
 

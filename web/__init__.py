@@ -3,69 +3,72 @@
     create_app()  ->  blueprints: chat (residents' page, widget, public code pages), sms (Twilio webhook),
                       clerk (login-only quick reference; web/clerk/)
 
-Configuration comes from the environment (see README): TOWN, DATABASE_URL, SECRET_KEY, RASA_PORT, RASA_URL,
-TWILIO_AUTH_TOKEN, PUBLIC_URL, ASSISTANT_NOW, RECORDS_RETENTION_DAYS, EMBED_ORIGINS, COOKIE_SECURE, CHAT_RATE_LIMIT,
-RATELIMIT_STORAGE_URI. RASA_URL may list several Rasa instances, comma-separated.
+Configuration is read from the environment once, into the app's config (``config_from_env``; defaults in
+records/settings.py; see README "Configuration"). RASA_URL may list several Rasa instances, comma-separated.
 """
 
 from __future__ import annotations
 
 import logging
 import os
-import secrets
+from pathlib import Path
 
 from flask import Flask, current_app
 
-from records import DEFAULT_RETENTION_DAYS, Store
+from records import Store, settings
 
+from . import keys
 from .rasa import parse_urls
 
 log = logging.getLogger(__name__)
 
 
-def _env_bool(name: str, default: bool) -> bool:
-    raw = os.environ.get(name)
-    if raw is None or raw == "":
-        return default
-    return raw.strip().lower() in ("1", "true", "yes", "on")
+def config_from_env() -> dict:
+    """The app's configuration, read once from the environment (records/settings.py has the defaults)."""
+    env, env_int, env_bool = settings.env, settings.env_int, settings.env_bool
+    return dict(
+        SECRET_KEY=env("SECRET_KEY"),  # "" = generated once into SECRET_KEY_FILE (web/keys.py)
+        SECRET_KEY_FILE=str(settings.secret_key_file()),
+        SESSION_KEY_VERSION=env_int("SESSION_KEY_VERSION", 1),  # raise it to end every clerk session
+        TOWN=settings.town(),
+        DATABASE_URL=settings.database_url(),
+        # one Rasa URL or several, comma-separated: each conversation is routed to one (web/rasa.py route)
+        RASA_URL=parse_urls(env("RASA_URL") or f"http://127.0.0.1:{settings.rasa_port()}"),
+        RASA_TOKEN=env("RASA_TOKEN"),
+        RASA_TIMEOUT=float(env("RASA_TIMEOUT", "8")),  # well inside Twilio's 15 s
+        ACTION_URL=settings.action_url(),
+        TWILIO_AUTH_TOKEN=env("TWILIO_AUTH_TOKEN"),
+        PUBLIC_URL=env("PUBLIC_URL"),  # the public base URL, or the full webhook URL (.../sms)
+        TRUSTED_PROXIES=env_int("TRUSTED_PROXIES", 0),
+        RETENTION_DAYS=settings.retention_days(),
+        PURGE_SCHEDULE=env_bool("PURGE_SCHEDULE", True),  # the daily retention purge from the web process
+        EMBED_ORIGINS=os.environ.get("EMBED_ORIGINS", "*"),  # sites allowed to frame the chat widget
+        SESSION_COOKIE_SECURE=env_bool("COOKIE_SECURE", True),
+        SESSION_MAX_HOURS=float(env("SESSION_MAX_HOURS", str(settings.DEFAULT_SESSION_HOURS))),
+        CHAT_RATE_LIMIT=env("CHAT_RATE_LIMIT"),  # "" = security.CHAT_LIMIT
+        RATELIMIT_STORAGE_URI=env("RATELIMIT_STORAGE_URI", "memory://"),
+    )
 
 
 def create_app(test_config: dict | None = None) -> Flask:
     app = Flask(__name__, instance_relative_config=False)
-    secret = os.environ.get("SECRET_KEY", "")
-    if not secret:
-        log.warning("SECRET_KEY is not set: using a random key (clerk sessions end when the app restarts)")
-        secret = secrets.token_hex(32)
-    rasa_port = os.environ.get("RASA_PORT", "5005")
     app.config.from_mapping(
-        SECRET_KEY=secret,
-        TOWN=os.environ.get("TOWN", "dunkirk"),
-        DATABASE_URL=os.environ.get("DATABASE_URL", ""),
-        # one Rasa URL or several, comma-separated: each conversation is routed to one (web/rasa.py route)
-        RASA_URL=parse_urls(os.environ.get("RASA_URL", "") or f"http://127.0.0.1:{rasa_port}"),
-        RASA_TOKEN=os.environ.get("RASA_TOKEN", ""),
-        RASA_TIMEOUT=float(os.environ.get("RASA_TIMEOUT", "8")),  # well inside Twilio's 15 s
-        TWILIO_AUTH_TOKEN=os.environ.get("TWILIO_AUTH_TOKEN", ""),
-        PUBLIC_URL=os.environ.get("PUBLIC_URL", ""),
-        RETENTION_DAYS=int(os.environ.get("RECORDS_RETENTION_DAYS", DEFAULT_RETENTION_DAYS)),
-        EMBED_ORIGINS=os.environ.get("EMBED_ORIGINS", "*"),  # sites allowed to frame the chat widget
+        **config_from_env(),
         MAX_CONTENT_LENGTH=32 * 1024,  # requests larger than this get 413
         MAX_FORM_MEMORY_SIZE=32 * 1024,
         SESSION_COOKIE_NAME="clerk_session",
         SESSION_COOKIE_HTTPONLY=True,
         SESSION_COOKIE_SAMESITE="Lax",
-        SESSION_COOKIE_SECURE=_env_bool("COOKIE_SECURE", True),
-        PERMANENT_SESSION_LIFETIME=8 * 3600,
+        PERMANENT_SESSION_LIFETIME=8 * 3600,  # idle limit; SESSION_MAX_HOURS ends a session in any case
         WTF_CSRF_TIME_LIMIT=8 * 3600,
-        CHAT_RATE_LIMIT=os.environ.get("CHAT_RATE_LIMIT", "").strip(),  # "" = security.CHAT_LIMIT
-        RATELIMIT_STORAGE_URI=os.environ.get("RATELIMIT_STORAGE_URI", "memory://"),
         RATELIMIT_HEADERS_ENABLED=False,
         SMS_DUPLICATE_WAIT=10.0,  # seconds a retried webhook waits for the first attempt's reply
         STORE=None,
     )
     if test_config:
         app.config.update(test_config)
-    proxies = int(app.config.get("TRUSTED_PROXIES") or os.environ.get("TRUSTED_PROXIES", "0") or 0)
+    _derive_keys(app)
+    proxies = int(app.config.get("TRUSTED_PROXIES") or 0)
     if proxies > 0:  # behind a reverse proxy: the resident's address (rate limits) from X-Forwarded-For
         from werkzeug.middleware.proxy_fix import ProxyFix
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies)
@@ -76,6 +79,10 @@ def create_app(test_config: dict | None = None) -> Flask:
     if store is None:
         store = Store(app.config["DATABASE_URL"]) if app.config["DATABASE_URL"] else Store.from_env()
     app.extensions["records"] = store
+
+    if app.config["PURGE_SCHEDULE"] and not app.config.get("TESTING"):
+        from . import purge_schedule
+        purge_schedule.start(store, int(app.config["RETENTION_DAYS"]))
 
     from . import chat, clerk, security, sms
     limiter = security.init_app(app)
@@ -104,6 +111,13 @@ def create_app(test_config: dict | None = None) -> Flask:
         return {"ok": True}
 
     return app
+
+
+def _derive_keys(app: Flask) -> None:
+    """SECRET_KEY (or the generated one) is the master; the session and the SMS ids get keys of their own."""
+    master = app.config["SECRET_KEY"] or keys.load_or_create_master(Path(app.config["SECRET_KEY_FILE"]))
+    app.config["SECRET_KEY"] = keys.derive(master, keys.session_label(int(app.config["SESSION_KEY_VERSION"])))
+    app.config["SMS_ID_KEY"] = keys.derive(master, keys.SMS_ID_LABEL)
 
 
 def get_store() -> Store:

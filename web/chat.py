@@ -9,7 +9,7 @@ import re
 from flask import Blueprint, abort, current_app, jsonify, render_template, request, url_for
 
 from . import contacts, get_store, get_town
-from .health import record_failure
+from records.failure_log import record_failure
 from .rasa import PAYLOAD, BotMessage, Button, RasaUnavailable, clean_user_text, send
 from .text import segments
 
@@ -140,7 +140,7 @@ def start():
         store.log_message(cid, current_app.config["TOWN"], "web", "bot", hello.text)
     except Exception as exc:  # noqa: BLE001 - no conversation can be recorded: say so instead of a 500
         log.exception("chat: could not start a conversation")
-        record_failure("database", "could not start a web chat conversation", str(exc))
+        record_failure("database", "could not start a web chat conversation", exc)
         return jsonify({"conversation_id": None, "messages": render_messages([unavailable_message()])})
     return jsonify({"conversation_id": cid, "messages": render_messages([hello])})
 
@@ -200,7 +200,7 @@ def message():
                 store.log_message(cid, town, "web", "bot", m.text)
     except Exception as exc:  # noqa: BLE001 - the answer exists; only its transcript line is missing
         log.exception("chat: could not record the reply")
-        record_failure("database", "could not record a web chat reply", str(exc))
+        record_failure("database", "could not record a web chat reply", exc)
         replies = [BotMessage(text=m.text) for m in replies]  # buttons not on the allow-list: do not offer them
     return jsonify({"conversation_id": cid, "messages": render_messages(replies)})
 
@@ -208,5 +208,5 @@ def message():
 def _store_failed(what: str, exc: Exception, cid: str | None = None):
     """The records store failed: the fallback message, as a normal answer (200), never a 500."""
     log.exception("chat: %s", what)
-    record_failure("database", what, str(exc))
+    record_failure("database", what, exc)
     return jsonify({"conversation_id": cid, "messages": render_messages([unavailable_message()])})

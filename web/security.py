@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ipaddress
 import logging
 import re
 
@@ -17,8 +18,17 @@ log = logging.getLogger(__name__)
 
 csrf = CSRFProtect()
 
-#: Login attempts allowed per client address (POST only).
+#: Failed logins (401) allowed, POST only; a throttled client gets 429 and its password is not even checked.
+#: Per client address (an IPv6 client by its /64) and username: one person guessing one account.
 LOGIN_LIMIT = "5 per minute;30 per hour"
+#: Per client address, whatever the username: one address trying many accounts. Looser, so that clerks behind
+#: a proxy that is not trusted (TRUSTED_PROXIES unset: everyone has the proxy's address) are not all locked
+#: out by one person's typos.
+LOGIN_ADDRESS_LIMIT = "30 per minute;200 per hour"
+#: Per username, from every address: a botnet guessing one account.
+LOGIN_USERNAME_LIMIT = "20 per hour;100 per day"
+#: Every failed login together: the last brake.
+LOGIN_GLOBAL_LIMIT = "100 per minute;1000 per hour"
 #: Chat API requests per client address (the default; CHAT_RATE_LIMIT overrides it, see chat_limit).
 CHAT_LIMIT = "60 per minute"
 
@@ -91,11 +101,44 @@ def _wants_json() -> bool:
     return request.path.startswith("/chat/api") or request.path == "/sms"
 
 
+def client_key() -> str:
+    """The client's address for rate limits: IPv4 as is, IPv6 by its /64 (one subscriber's whole prefix)."""
+    raw = get_remote_address() or ""
+    try:
+        addr = ipaddress.ip_address(raw)
+    except ValueError:
+        return raw
+    if isinstance(addr, ipaddress.IPv6Address):
+        if addr.ipv4_mapped is not None:
+            return str(addr.ipv4_mapped)
+        return str(ipaddress.ip_network(f"{addr}/64", strict=False))
+    return str(addr)
+
+
+def login_username() -> str:
+    return (request.form.get("username") or "").strip().casefold()[:80]
+
+
+def _failed_login(response) -> bool:
+    return response.status_code == 401
+
+
+def throttle_login(limiter: Limiter, view):
+    """The login view with its four throttles (failed attempts only)."""
+    keyed = [(LOGIN_LIMIT, lambda: f"addr-user:{client_key()}|{login_username()}"),
+             (LOGIN_ADDRESS_LIMIT, lambda: f"addr:{client_key()}"),
+             (LOGIN_USERNAME_LIMIT, lambda: f"user:{login_username()}"),
+             (LOGIN_GLOBAL_LIMIT, lambda: "all")]
+    for limit, key in keyed:
+        view = limiter.limit(limit, key_func=key, methods=["POST"], deduct_when=_failed_login)(view)
+    return view
+
+
 def init_app(app: Flask) -> Limiter:
     """CSRF on every form, headers, error pages; returns this app's rate limiter (one per app)."""
     csrf.init_app(app)
     app.json = RequestJSONProvider(app)
-    limiter = Limiter(app=app, key_func=get_remote_address, default_limits=[])
+    limiter = Limiter(app=app, key_func=client_key, default_limits=[])
     app.extensions["web_limiter"] = limiter
 
     @app.after_request

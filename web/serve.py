@@ -7,9 +7,10 @@ in front of it on the public host and set PUBLIC_URL to the public https address
 from __future__ import annotations
 
 import logging
-import os
 
 from waitress import serve
+
+from records import settings
 
 from . import create_app
 
@@ -17,9 +18,8 @@ from . import create_app
 def main() -> None:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     app = create_app()
-    host = os.environ.get("WEB_HOST", "127.0.0.1")
-    port = int(os.environ.get("WEB_PORT", "8000"))
-    serve(app, host=host, port=port, threads=int(os.environ.get("WEB_THREADS", "8")), ident="ordinance-assistant")
+    serve(app, host=settings.web_host(), port=settings.web_port(), threads=settings.env_int("WEB_THREADS", 8),
+          ident="ordinance-assistant")
 
 
 if __name__ == "__main__":

@@ -7,16 +7,17 @@ text; if it cannot be spooled either, the answer is 503 so that Twilio retries i
 
 from __future__ import annotations
 
-import hashlib
 import logging
 import time
+from urllib.parse import urlsplit
 
 from flask import Blueprint, Response, abort, current_app, request
 from twilio.request_validator import RequestValidator
 from twilio.twiml.messaging_response import MessagingResponse
 
 from . import contacts, get_store, get_town
-from .health import record_failure
+from records.failure_log import describe, record_failure
+from .keys import sms_sender_id
 from .rasa import PAYLOAD, RasaUnavailable, clean_user_text, send
 from .text import answer_details, reply_pages, sms_pages, to_gsm7
 
@@ -31,9 +32,8 @@ MORE_WORDS = {"MORE", "NEXT"}
 
 
 def sender_id(phone: str) -> str:
-    """The Rasa sender for a phone number: a keyed hash, so the number is not the conversation id."""
-    key = current_app.config["SECRET_KEY"]
-    return "sms:" + hashlib.sha256(f"{key}|{phone}".encode()).hexdigest()[:24]
+    """The Rasa sender for a phone number: a keyed hash (the SMS id key, web/keys.py), not the number itself."""
+    return sms_sender_id(current_app.config["SMS_ID_KEY"], phone)
 
 
 def twiml(text: str | None) -> Response:
@@ -48,11 +48,22 @@ def signature_ok() -> bool:
     signature = request.headers.get("X-Twilio-Signature", "")
     if not token or not signature:
         return False
-    base = current_app.config["PUBLIC_URL"].rstrip("/")
-    if not base:
+    url = webhook_url(current_app.config["PUBLIC_URL"])
+    if not url:
         return False
-    url = base + request.full_path if request.query_string else base + request.path
+    if request.query_string:
+        url += "?" + request.query_string.decode("latin-1")
     return RequestValidator(token).validate(url, request.form.to_dict(flat=True), signature)
+
+
+def webhook_url(public_url: str) -> str:
+    """The URL Twilio signed: PUBLIC_URL may be the public base URL (``https://host`` or ``https://host/prefix``)
+    or the full webhook URL (``https://host/sms``); either way, the URL of this request as Twilio called it."""
+    base = public_url.strip().split("?", 1)[0].rstrip("/")
+    if not base:
+        return ""
+    path = request.path.rstrip("/")
+    return base if urlsplit(base).path.rstrip("/").endswith(path) else base + request.path
 
 
 def help_text() -> str:
@@ -105,20 +116,20 @@ def inbound():
         try:
             return twiml(_reply_of_first_attempt(sid))
         except Exception as exc:  # noqa: BLE001 - the message is stored; the retry gets the fallback
-            log.exception("SMS %s: could not read the first attempt's reply", sid)
-            record_failure("database", "could not read a stored SMS reply", str(exc))
+            log.error("SMS %s: could not read the first attempt's reply (%s)", sid, describe(exc))
+            record_failure("database", "could not read a stored SMS reply", exc)
             return twiml(unavailable_text())
     try:
         reply = answer(from_, body)
     except Exception as exc:  # noqa: BLE001 - the resident still gets an answer within Twilio's 15 s
-        log.exception("SMS %s: could not answer", sid)
-        record_failure("database" if _is_db_error(exc) else "web", "could not answer an SMS", str(exc))
+        log.error("SMS %s: could not answer (%s)", sid, describe(exc))
+        record_failure("database" if _is_db_error(exc) else "web", "could not answer an SMS", exc)
         reply = unavailable_text()
     try:
         store.set_sms_reply(sid, reply or "")
     except Exception as exc:  # noqa: BLE001 - the message itself is stored; only the reply is not kept
-        log.exception("SMS %s: could not store the reply", sid)
-        record_failure("database", "could not store an SMS reply", str(exc))
+        log.error("SMS %s: could not store the reply (%s)", sid, describe(exc))
+        record_failure("database", "could not store an SMS reply", exc)
     return twiml(reply)
 
 
@@ -146,15 +157,15 @@ def _spool_or_refuse(sid: str, from_: str, to: str, body: str, exc: Exception) -
     (replayed into the database when it is back), with the fallback reply; if even the spool cannot be
     written, 503 -- Twilio then does not count it as delivered and retries it."""
     from . import spool
-    log.error("SMS %s: the database did not take it (%s); spooling it", sid, exc)
-    record_failure("database", "an inbound SMS could not be stored; spooled", str(exc))
+    log.error("SMS %s: the database did not take it (%s); spooling it", sid, describe(exc))
+    record_failure("database", "an inbound SMS could not be stored; spooled", exc)
     reply = unavailable_text()
     try:
         spool.write(sid, from_, to, body, reply)
     except Exception as spool_exc:  # noqa: BLE001
-        log.exception("SMS %s: could not spool it either; answering 503", sid)
+        log.error("SMS %s: could not spool it either (%s); answering 503", sid, describe(spool_exc))
         record_failure("spool", "an inbound SMS could be neither stored nor spooled; answered 503",
-                       str(spool_exc))
+                       spool_exc)
         return Response("Temporarily unable to accept the message.", status=503, headers={"Retry-After": "60"},
                         mimetype="text/plain")
     spool.start_replayer(get_store())

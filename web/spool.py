@@ -21,17 +21,18 @@ import uuid
 from datetime import datetime, timezone
 from pathlib import Path
 
+from records import settings
+from records.failure_log import describe, record_failure
+
 log = logging.getLogger(__name__)
 
-REPO = Path(__file__).resolve().parent.parent
 _replayer_lock = threading.Lock()
 _replayers: dict[int, threading.Thread] = {}
 _wake = threading.Event()
 
 
 def spool_dir() -> Path:
-    raw = os.environ.get("SPOOL_DIR", "").strip()
-    return Path(raw) if raw else REPO / "instance" / "spool"
+    return settings.spool_dir()
 
 
 def _files() -> list[Path]:
@@ -101,7 +102,6 @@ def start_replayer(store, interval: float = 2.0) -> None:
             return
 
         def loop():
-            from .health import record_failure
             failing = False
             while True:
                 if _files():
@@ -111,10 +111,10 @@ def start_replayer(store, interval: float = 2.0) -> None:
                             log.info("spool: %d SMS replayed into the database", n)
                         failing = False
                     except Exception as exc:  # noqa: BLE001 - the database is still not back: try later
-                        log.warning("spool: replay failed, will retry: %s", exc)
+                        log.warning("spool: replay failed, will retry: %s", describe(exc))
                         if not failing:
                             record_failure("spool", "replaying spooled SMS into the database failed; retrying",
-                                           str(exc))
+                                           exc)
                         failing = True
                     _wake.wait(interval)
                 else:

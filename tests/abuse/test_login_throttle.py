@@ -1,14 +1,14 @@
 """Login brute force. tests/web/test_clerk.py already checks that the sixth wrong password in a minute gets
 429 with no trace; these add: the right password is refused too while throttled, the throttle is per address
-and not dodged by proxy headers, another username or a trailing slash, and a failed login does not say
-whether the username exists."""
+and username and not dodged by proxy headers, case or a trailing slash; per address, per username (IPv6 by
+its /64) and overall limits; and a failed login does not say whether the username exists."""
 
 from __future__ import annotations
 
 from .conftest import assert_no_leak
 
 CLERK_PW = "a long clerk password"
-LIMIT = 5  # web/security.py LOGIN_LIMIT: "5 per minute;30 per hour"
+LIMIT = 5  # web/security.py LOGIN_LIMIT: "5 per minute;30 per hour" (failed logins per address and username)
 
 
 def login(c, username, password, addr="10.0.0.1", headers=None, path="/clerk/login"):
@@ -43,12 +43,53 @@ def test_throttle_is_not_dodged(make_app, store):
                     {"Forwarded": "for=203.0.113.9"}, {"X-Forwarded-For": "10.0.0.2, 203.0.113.9"},
                     {"Client-IP": "203.0.113.9", "True-Client-IP": "203.0.113.9"}):
         assert login(c, "ann", CLERK_PW, headers=headers).status_code == 429, headers
-    assert login(c, "bob", "another password").status_code == 429
+    assert login(c, "bob", "another password").status_code == 401  # another account: its own count ...
     assert login(c, "ANN", CLERK_PW).status_code == 429
     assert login(c, "ann", CLERK_PW, path="/clerk/login?next=/clerk/").status_code == 429
     assert login(c, "ann", CLERK_PW, path="/clerk//login").status_code in (308, 404, 429)
     # per address: someone else is not locked out by this one
     assert login(c, "ann", CLERK_PW, addr="10.0.0.2").status_code == 302
+
+
+def test_one_address_trying_many_accounts_is_throttled(make_app, store):
+    """... but not an unlimited one: the per-address limit (LOGIN_ADDRESS_LIMIT, 30 a minute) whatever the name."""
+    from web.security import LOGIN_ADDRESS_LIMIT
+    per_minute = int(LOGIN_ADDRESS_LIMIT.split()[0])
+    c = make_app(WTF_CSRF_ENABLED=False).test_client()
+    codes = [login(c, f"user{i}", "wrong password").status_code for i in range(per_minute + 1)]
+    assert codes == [401] * per_minute + [429]
+
+
+def test_one_account_guessed_from_many_addresses_is_throttled(make_app, store):
+    from web.security import LOGIN_USERNAME_LIMIT
+    per_hour = int(LOGIN_USERNAME_LIMIT.split()[0])
+    store.create_clerk("ann", CLERK_PW)
+    c = make_app(WTF_CSRF_ENABLED=False).test_client()
+    codes = [login(c, "ann", "wrong password", addr=f"10.9.{i}.1").status_code for i in range(per_hour + 1)]
+    assert codes == [401] * per_hour + [429]
+
+
+def test_an_ipv6_client_is_one_client_across_its_64(make_app, store):
+    c = make_app(WTF_CSRF_ENABLED=False).test_client()
+    codes = [login(c, "ann", "wrong password", addr=f"2001:db8:1:2::{i:x}").status_code for i in range(LIMIT + 1)]
+    assert codes == [401] * LIMIT + [429]
+    assert login(c, "ann", "wrong password", addr="2001:db8:1:3::1").status_code == 401  # another /64
+
+
+def test_every_failed_login_together_is_throttled(make_app, store, monkeypatch):
+    """(A smaller global limit than LOGIN_GLOBAL_LIMIT's 100 a minute, so that the run takes well under one.)"""
+    per_minute = 12
+    monkeypatch.setattr("web.security.LOGIN_GLOBAL_LIMIT", f"{per_minute} per minute")
+    c = make_app(WTF_CSRF_ENABLED=False).test_client()
+    codes = [login(c, f"u{i}", "wrong password", addr=f"10.{i // 250}.{i % 250}.9").status_code
+             for i in range(per_minute + 1)]
+    assert codes == [401] * per_minute + [429]
+
+
+def test_successful_logins_are_not_counted(make_app, store):
+    store.create_clerk("ann", CLERK_PW)
+    c = make_app(WTF_CSRF_ENABLED=False).test_client()
+    assert {login(c, "ann", CLERK_PW).status_code for _ in range(LIMIT + 2)} == {302}
 
 
 def normalized(resp, username: str) -> tuple[int, str]:
@@ -66,8 +107,8 @@ def test_failed_logins_do_not_reveal_whether_the_user_exists(make_app, store):
     assert "Wrong username or password." in wrong_pw.get_data(as_text=True)
     assert wrong_pw.headers.get("Set-Cookie") == no_user.headers.get("Set-Cookie")
     # throttled, too: the same 429 for both
-    for addr in ("10.0.1.1", "10.0.1.2"):
+    for addr, user in (("10.0.1.1", "ann"), ("10.0.1.2", "zed")):
         for _ in range(LIMIT):
-            login(c, "x", "y", addr=addr)
+            login(c, user, "y", addr=addr)
     t1, t2 = login(c, "ann", "nope", addr="10.0.1.1"), login(c, "zed", "nope", addr="10.0.1.2")
     assert t1.status_code == t2.status_code == 429 and t1.data == t2.data

@@ -5,7 +5,6 @@ valid message would not make, or an intent, slot or form set from text."""
 
 from __future__ import annotations
 
-import hashlib
 import ipaddress
 import json
 import os
@@ -57,7 +56,8 @@ def http(method: str, url: str, body: bytes | None = None, headers: dict | None 
 
 
 def sender_id(phone: str) -> str:  # web/sms.py sender_id with the stack's SECRET_KEY
-    return "sms:" + hashlib.sha256(f"{SECRET}|{phone}".encode()).hexdigest()[:24]
+    from web.keys import SMS_ID_LABEL, derive, sms_sender_id
+    return sms_sender_id(derive(SECRET, SMS_ID_LABEL), phone)
 
 
 def tracker(stack, sender: str) -> dict:

@@ -33,8 +33,26 @@ def test_a_question_asked_again_says_how_to_stop():
     first = [{"event": "user", "text": "how much is a license"}]
     d = CollectingDispatcher()
     asyncio.run(ask.run(d, tracker(first), {}))
-    assert STOP_HINT not in d.messages[0]["text"]
+    assert "to stop these questions" not in d.messages[0]["text"]
     again = first + [{"event": "bot", "text": question}, {"event": "user", "text": "burn notice"}]
     d = CollectingDispatcher()
     asyncio.run(ask.run(d, tracker(again), {}))
-    assert d.messages[0]["text"] == f"{question} {STOP_HINT}"
+    assert d.messages[0]["text"] == f"{question} {STOP_HINT.format(word='cancel')}"
+
+
+def test_on_sms_the_way_out_of_a_form_is_not_a_carrier_opt_out_word():
+    """'cancel' on SMS unsubscribes the number at the carrier (CANCEL, STOP, END, QUIT, UNSUBSCRIBE, STOPALL)."""
+    from rasa_sdk import Tracker
+    from actions.questions import ASK_ACTIONS, QUESTIONS
+    ask = next(a for a in ASK_ACTIONS if a().name() == "action_ask_license_form_purchase_day")()
+    question = QUESTIONS["license_form_purchase_day"][0]
+    events = [{"event": "user", "text": "how much is a license", "metadata": {"channel": "sms"}},
+              {"event": "bot", "text": question}, {"event": "user", "text": "x", "metadata": {"channel": "sms"}}]
+    d = CollectingDispatcher()
+    asyncio.run(ask.run(d, Tracker("sms:abc", {}, {"intent": {"name": "inform"}, "entities": [], "text": "x",
+                                                   "metadata": {"channel": "sms"}}, events, False, None,
+                                   {"name": "license_form"}, "action_listen"), {}))
+    text = d.messages[0]["text"].lower()
+    assert "'exit'" in text
+    assert not {"cancel", "stop", "end", "quit", "unsubscribe", "stopall"} & set(
+        w.strip("'().,") for w in text.split() if "'" in w)

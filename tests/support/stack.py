@@ -88,9 +88,10 @@ class Stack:
             return [str(BIN / "rasa"), "run", "actions", "--actions", "actions", "--port", str(self.ports["actions"])]
         if name == "web":
             return [str(BIN / "python"), "-m", "web.serve"]
-        return [str(BIN / "rasa"), "run", "--model", str(MODEL_DIR), "--endpoints", self.endpoints,
+        # the token from RASA_TOKEN in the environment (tools/rasa_run.py), not on the command line
+        return [str(BIN / "python"), "-m", "tools.rasa_run", "--model", str(MODEL_DIR), "--endpoints", self.endpoints,
                 "--credentials", "bot/credentials.yml", "--interface", "127.0.0.1", "--port", str(self.ports[name]),
-                "--enable-api", "--auth-token", RASA_TOKEN]
+                "--enable-api"]
 
     def start(self, name: str, wait: bool = True) -> None:
         if name in self.procs and self.procs[name].poll() is None:

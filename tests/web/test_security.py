@@ -60,3 +60,9 @@ def test_behind_a_trusted_proxy_limits_are_per_resident_address(make_app, store)
     direct = make_app(WTF_CSRF_ENABLED=False).test_client()
     assert attempts(direct, "203.0.113.7", 6)[-1] == 429
     assert attempts(direct, "198.51.100.9", 1) == [429]
+    # with the default, behind a proxy everyone has the proxy's address: one person's failed logins on one
+    # account do not lock another clerk out
+    store.create_clerk("bea", "a long clerk password")
+    r = direct.post("/clerk/login", data={"username": "bea", "password": "a long clerk password"},
+                    headers={"X-Forwarded-For": "198.51.100.10"})
+    assert r.status_code == 302

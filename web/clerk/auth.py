@@ -1,9 +1,10 @@
 """Clerk login and logout on the clerk blueprint, the clerk loaded for every request, ``login_required`` for
-every clerk page, and the login throttle (security.LOGIN_LIMIT per address, POST only)."""
+every clerk page, and the login throttle (web/security.py throttle_login: failed POSTs only)."""
 
 from __future__ import annotations
 
 import functools
+import time
 from urllib.parse import urlsplit
 
 from flask import Flask, abort, current_app, g, redirect, render_template, request, session, url_for
@@ -46,14 +47,27 @@ def role_required(*roles: str):
     return decorate
 
 
+def _session_valid(clerk) -> bool:
+    """The session is of the account's current generation (no logout or password change since it was made) and
+    younger than SESSION_MAX_HOURS since the login, however much it was used."""
+    login_at = session.get("login_at")
+    if clerk is None or session.get("gen") != clerk.session_generation or not isinstance(login_at, (int, float)):
+        return False
+    return 0 <= time.time() - login_at < float(current_app.config["SESSION_MAX_HOURS"]) * 3600
+
+
 @bp.before_app_request
 def load_clerk():
     cid = session.get("clerk_id")
     try:
-        g.clerk = get_store().get_clerk(cid) if isinstance(cid, int) else None
+        clerk = get_store().get_clerk(cid) if isinstance(cid, int) else None
     except Exception:  # noqa: BLE001 - the database cannot be read: public pages and the webhooks still work
-        current_app.logger.exception("could not load the signed-in clerk")
-        g.clerk = None
+        current_app.logger.error("could not load the signed-in clerk")
+        clerk = None
+    if cid is not None and clerk is not None and not _session_valid(clerk):
+        session.clear()
+        clerk = None
+    g.clerk = clerk
 
 
 @bp.app_context_processor
@@ -77,6 +91,8 @@ def login():
             session.clear()  # no session fixation
             session.permanent = True
             session["clerk_id"] = clerk.id
+            session["gen"] = clerk.session_generation
+            session["login_at"] = int(time.time())
             if clerk.role == "fire" and not request.args.get("next", "").startswith("/clerk/fire"):
                 return redirect(url_for("clerk.fire.index"))
             return redirect(_safe_next(request.args.get("next")))
@@ -90,10 +106,13 @@ def login():
 def logout():
     form = EmptyForm()
     if form.validate_on_submit():
+        if g.get("clerk") is not None:
+            get_store().end_clerk_sessions(g.clerk.id)  # a copy of the cookie made before logout is dead too
         session.clear()
     return redirect(url_for("clerk.login"))
 
 
 def throttle_login(app: Flask, limiter: Limiter) -> None:
-    """Limit login POSTs per address; one limiter per app, so the wrapped view replaces the registered one."""
-    app.view_functions["clerk.login"] = limiter.limit(security.LOGIN_LIMIT, methods=["POST"])(login)
+    """Limit failed login POSTs per address and username, per address, per username and overall
+    (security.throttle_login); one limiter per app, so the wrapped view replaces the registered one."""
+    app.view_functions["clerk.login"] = security.throttle_login(limiter, login)

@@ -15,6 +15,9 @@ from .local_time import local_now
 
 bp = Blueprint("burns", __name__)
 
+#: The filter arguments the list passes on to its CSV link (nothing else from the query string reaches url_for).
+FILTER_ARGS = ("from", "to", "all", "q")
+
 CSV_COLUMNS = ["reference", "burn_date", "approx_time", "name", "address", "location", "phone", "channel",
                "received_utc"]
 
@@ -47,8 +50,9 @@ def index():
     rows = get_store().list_burn_notifications(t.key, start, end)
     if q:
         rows = [r for r in rows if q in f"{r.name} {r.address} {r.location} {r.phone} {r.reference}".lower()]
+    csv_args = {k: request.args[k] for k in FILTER_ARGS if k in request.args}
     return render_template("clerk/burns.html", town=t, rows=rows, start=start, end=end, q=q,
-                           today=local_now().date())
+                           today=local_now().date(), csv_args=csv_args)
 
 
 def _csv_cell(value) -> str:

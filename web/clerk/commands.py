@@ -1,5 +1,5 @@
 """The clerk's Flask CLI commands: ``flask create-clerk USERNAME [--role fire]``, ``flask create-fire-account
-USERNAME`` and ``flask purge [--days N]``."""
+USERNAME``, ``flask set-password USERNAME`` and ``flask purge [--days N]``."""
 
 from __future__ import annotations
 
@@ -33,11 +33,23 @@ def init_app(app: Flask) -> None:
         """Create a Fire Department account: it sees the burn notifications page only."""
         _create(username, password, "fire")
 
+    @app.cli.command("set-password")
+    @click.argument("username")
+    @click.password_option("--password", prompt="New password (12+ characters)")
+    def set_password(username: str, password: str):
+        """Change a clerk's password; every session of the account ends."""
+        try:
+            if not get_store().set_clerk_password(username, password):
+                raise click.ClickException(f"no clerk {username!r}")
+        except ValueError as exc:
+            raise click.ClickException(str(exc)) from None
+        click.echo(f"Password of {username} changed; signed out everywhere.")
+
     @app.cli.command("purge")
     @click.option("--days", type=int, default=None, help="retention in days (default RECORDS_RETENTION_DAYS)")
     def purge(days: int | None):
         """Delete records older than the retention period, except those under legal hold."""
-        result = get_store().purge(days if days is not None else app.config["RETENTION_DAYS"])
+        result = get_store().purge_all(days if days is not None else app.config["RETENTION_DAYS"])
         click.echo(f"Records created before {result.cutoff.isoformat()}:")
         for name, n in result.deleted.items():
             click.echo(f"  {name}: {n} deleted, {result.held[name]} kept under legal hold")

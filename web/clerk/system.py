@@ -16,7 +16,11 @@ def status():
     """System status: live checks of Rasa, the action server, the database (does it take a write?) and the SMS
     spool, and the failures the web front recorded recently (kept outside the database)."""
     checks = health.checks(get_store())
-    return render_template("clerk/status.html", town=get_town(), checks=checks,
+    try:
+        last_purge = get_store().last_scheduled_purge()
+    except Exception:  # noqa: BLE001 - the database check above already says it is down
+        last_purge = None
+    return render_template("clerk/status.html", town=get_town(), checks=checks, last_purge=last_purge,
                            all_ok=all(c["ok"] for c in checks), failures=health.recent_failures(50))
 
 

@@ -14,7 +14,7 @@ import records.schema
 
 
 revision = '0004'
-down_revision = '0002'
+down_revision = '0003'
 branch_labels = None
 depends_on = None
 

@@ -1,0 +1,79 @@
+"""The assistant's settings from the environment, each read here with its one default (README "Configuration").
+
+The web front reads them once into its app config (web/__init__.py); the records CLI, the action server and the
+tools call these functions. Each reads the environment when called (tests set it per test).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+INSTANCE = REPO / "instance"
+
+DEFAULT_TOWN = "dunkirk"
+DEFAULT_RASA_PORT = 5005
+DEFAULT_ACTION_PORT = 5055
+DEFAULT_WEB_PORT = 8000
+DEFAULT_WEB_HOST = "127.0.0.1"  # loopback: put a reverse proxy in front (README "Configuration")
+DEFAULT_RETENTION_DAYS = 7 * 365 + 2  # Wis. Stat. 19.21(4)(b): seven years unless a schedule says otherwise
+DEFAULT_SESSION_HOURS = 12  # a clerk signs in again at least this often
+
+
+def env(name: str, default: str = "") -> str:
+    return os.environ.get(name, "").strip() or default
+
+
+def env_int(name: str, default: int) -> int:
+    return int(env(name, str(default)))
+
+
+def env_bool(name: str, default: bool) -> bool:
+    raw = env(name)
+    return default if raw == "" else raw.lower() in ("1", "true", "yes", "on")
+
+
+def town() -> str:
+    return env("TOWN", DEFAULT_TOWN)
+
+
+def database_url() -> str:
+    return env("DATABASE_URL")
+
+
+def retention_days() -> int:
+    return env_int("RECORDS_RETENTION_DAYS", DEFAULT_RETENTION_DAYS)
+
+
+def rasa_port() -> int:
+    return env_int("RASA_PORT", DEFAULT_RASA_PORT)
+
+
+def action_url() -> str:
+    return env("ACTION_URL").rstrip("/") or f"http://127.0.0.1:{env_int('ACTION_PORT', DEFAULT_ACTION_PORT)}"
+
+
+def web_host() -> str:
+    return env("WEB_HOST", DEFAULT_WEB_HOST)
+
+
+def web_port() -> int:
+    return env_int("WEB_PORT", DEFAULT_WEB_PORT)
+
+
+def failure_log_path() -> Path:
+    return Path(env("FAILURE_LOG") or INSTANCE / "failures.jsonl")
+
+
+def spool_dir() -> Path:
+    return Path(env("SPOOL_DIR") or INSTANCE / "spool")
+
+
+def secret_key_file() -> Path:
+    """Where the generated SECRET_KEY is kept when the environment gives none (made 0600 on first start)."""
+    return Path(env("SECRET_KEY_FILE") or INSTANCE / "secret_key")
+
+
+def rasa_token_file() -> Path:
+    return Path(env("RASA_TOKEN_FILE") or INSTANCE / "rasa_auth_token")

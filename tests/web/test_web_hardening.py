@@ -1,0 +1,129 @@
+"""Issue #13, hardening: each fix with a test that fails on the code before it."""
+
+from __future__ import annotations
+
+import os
+import stat
+
+import pytest
+
+from conftest import PUBLIC, TOKEN
+
+
+def test_stray_query_arguments_on_the_burn_list_are_not_passed_to_url_for(clerk_client):
+    """A stray ``endpoint=`` (or ``_external``, ``_scheme``) once reached url_for and gave a 500."""
+    for extra in ("endpoint=x", "_external=1", "_scheme=javascript", "_anchor=x"):
+        r = clerk_client.get(f"/clerk/burns?from=2026-12-01&{extra}")
+        assert r.status_code == 200, extra
+        page = r.get_data(as_text=True)
+        assert "/clerk/burns.csv?from=2026-12-01" in page and "javascript" not in page
+
+
+def _app_without_secret_key(store, fake_rasa, tmp_path, **extra):
+    from web import create_app
+    cfg = {"TESTING": True, "STORE": store, "TOWN": "dunkirk", "RASA_URL": fake_rasa.url, "RASA_TIMEOUT": 2.0,
+           "TWILIO_AUTH_TOKEN": TOKEN, "PUBLIC_URL": PUBLIC, "SECRET_KEY_FILE": str(tmp_path / "secret_key")}
+    cfg.update(extra)
+    return create_app(cfg)
+
+
+def test_sms_conversation_ids_survive_a_restart_without_secret_key(store, fake_rasa, tmp_path, monkeypatch):
+    """With SECRET_KEY unset (the `make run` default) the key was random per start: every SMS conversation in
+    progress lost its id at a restart. Now it is generated once and kept in instance/ (0600)."""
+    monkeypatch.delenv("SECRET_KEY", raising=False)
+    from web.sms import sender_id
+    first = _app_without_secret_key(store, fake_rasa, tmp_path)
+    with first.app_context():
+        before = sender_id("+16085550100")
+    restarted = _app_without_secret_key(store, fake_rasa, tmp_path)
+    with restarted.app_context():
+        assert sender_id("+16085550100") == before
+    assert stat.S_IMODE(os.stat(tmp_path / "secret_key").st_mode) == 0o600
+    assert restarted.config["SECRET_KEY"] == first.config["SECRET_KEY"]
+
+
+def test_the_session_key_and_the_sms_id_key_rotate_apart(store, fake_rasa, tmp_path, monkeypatch):
+    from web.sms import sender_id
+    a = _app_without_secret_key(store, fake_rasa, tmp_path, SECRET_KEY="master")
+    b = _app_without_secret_key(store, fake_rasa, tmp_path, SECRET_KEY="master", SESSION_KEY_VERSION=2)
+    assert a.config["SECRET_KEY"] != a.config["SMS_ID_KEY"] and "master" not in (a.config["SECRET_KEY"],)
+    assert a.config["SECRET_KEY"] != b.config["SECRET_KEY"]  # sessions rotated ...
+    with a.app_context():
+        id_a = sender_id("+16085550100")
+    with b.app_context():
+        assert sender_id("+16085550100") == id_a  # ... SMS conversations kept
+
+
+def test_a_cookie_copied_before_logout_is_dead_after_it(clerk_client):
+    copy = clerk_client.get_cookie("clerk_session").value
+    assert clerk_client.get("/clerk/burns.csv").status_code == 200
+    clerk_client.post("/clerk/logout")
+    clerk_client.set_cookie("clerk_session", copy)
+    r = clerk_client.get("/clerk/burns.csv")
+    assert r.status_code == 302 and "/clerk/login" in r.headers["Location"]
+
+
+def test_a_password_change_ends_every_session(clerk_client, store, app):
+    assert clerk_client.get("/clerk/burns.csv").status_code == 200
+    result = app.test_cli_runner().invoke(args=["set-password", "ann", "--password", "another long password"])
+    assert result.exit_code == 0, result.output
+    assert clerk_client.get("/clerk/burns.csv").status_code == 302
+    assert store.verify_clerk("ann", "another long password") is not None
+
+
+def test_a_session_in_use_ends_at_the_absolute_lifetime(clerk_client, monkeypatch):
+    """The cookie was re-signed on every request, so a session in use never ended."""
+    import time
+    real = time.time
+    for hours in (4, 8, 11.9):  # in use: a request every few hours (the idle limit is 8 h)
+        monkeypatch.setattr(time, "time", lambda h=hours: real() + h * 3600)
+        assert clerk_client.get("/clerk/burns.csv").status_code == 200
+    monkeypatch.setattr(time, "time", lambda: real() + 12 * 3600 + 5)
+    assert clerk_client.get("/clerk/burns.csv").status_code == 302
+
+
+@pytest.mark.parametrize("public_url", [PUBLIC, PUBLIC + "/", PUBLIC + "/sms", PUBLIC + "/sms/"])
+def test_public_url_may_be_the_base_or_the_full_webhook_url(make_app, public_url):
+    """PUBLIC_URL set to the full webhook URL made every genuine request fail the signature (403)."""
+    from twilio.request_validator import RequestValidator
+    client = make_app(PUBLIC_URL=public_url).test_client()
+    params = {"From": "+16085550100", "To": "+16085550199", "Body": "hello", "MessageSid": "SMpublicurl"}
+    signed = RequestValidator(TOKEN).compute_signature(PUBLIC + "/sms", params)
+    assert client.post("/sms", data=params, headers={"X-Twilio-Signature": signed}).status_code == 200
+    forged = RequestValidator("another token").compute_signature(PUBLIC + "/sms", params)
+    assert client.post("/sms", data=params, headers={"X-Twilio-Signature": forged}).status_code == 403
+
+
+def test_public_url_with_a_path_prefix_signs_the_prefixed_webhook(make_app):
+    from twilio.request_validator import RequestValidator
+    client = make_app(PUBLIC_URL=PUBLIC + "/dunkirk").test_client()
+    params = {"From": "+16085550100", "To": "+16085550199", "Body": "hello", "MessageSid": "SMprefix"}
+    signed = RequestValidator(TOKEN).compute_signature(PUBLIC + "/dunkirk/sms", params)
+    assert client.post("/sms", data=params, headers={"X-Twilio-Signature": signed}).status_code == 200
+
+
+def test_the_status_page_shows_the_last_scheduled_purge(clerk_client, store):
+    from web import purge_schedule
+    assert "last run never" in clerk_client.get("/clerk/status").get_data(as_text=True)
+    assert purge_schedule.run_once(store, 3650) and not purge_schedule.run_once(store, 3650)
+    assert "last run never" not in clerk_client.get("/clerk/status").get_data(as_text=True)
+
+
+def test_the_rasa_token_is_not_on_any_command_line(tmp_path, monkeypatch):
+    """Procfiles, `make bot-run` and the test stack once put it on Rasa's command line (visible in ps)."""
+    import sys
+    import types
+    from pathlib import Path
+    repo = Path(__file__).resolve().parents[2]
+    for name in ("Procfile", "Procfile.scale", "mk/bot.mk", "tests/support/stack.py"):
+        assert "--auth-token" not in (repo / name).read_text().replace('"--auth-token", token()', ""), name
+    (tmp_path / "token").write_text("file-token\n")
+    monkeypatch.delenv("RASA_TOKEN", raising=False)
+    monkeypatch.setenv("RASA_TOKEN_FILE", str(tmp_path / "token"))
+    seen = {}
+    monkeypatch.setitem(sys.modules, "rasa.__main__",
+                        types.SimpleNamespace(main=lambda: seen.setdefault("argv", list(sys.argv))))
+    monkeypatch.setattr(sys, "argv", ["rasa_run", "--port", "5005"])
+    from tools import rasa_run
+    rasa_run.main()
+    assert seen["argv"] == ["rasa", "run", "--port", "5005", "--auth-token", "file-token"]
