@@ -18,8 +18,8 @@ from typing import Any
 import yaml
 
 from .errors import KnowledgeError, NeedsClarification
-from .model import (MATERIAL_KINDS, PLACEHOLDER, Citation, Contact, Gap, MaterialGroup, Paragraph, Parameter,
-                    Section, Topic, TopicRule, Town, Value, material_words)
+from .model import (MATERIAL_KINDS, PLACEHOLDER, Citation, Contact, Definition, Gap, MaterialGroup, Paragraph,
+                    Parameter, Section, Topic, TopicRule, Town, Value, material_words, term_key)
 
 ROOT = Path(__file__).resolve().parent
 UNITS = {"USD", "dogs", "cats", "animals", "days", "weeks", "months", "years", "feet", "inches",
@@ -365,6 +365,27 @@ def _add_state_rules(state_sections: dict[str, Section]) -> None:
     state_sections.update(rules)
 
 
+def _load_definitions(path: Path, sections) -> dict[str, Definition]:
+    """Optional definitions.yml: every term the code defines, the words residents use for it, the defining
+    paragraph quoted (checked like every citation) and, where the definition points elsewhere, ``see``."""
+    if not path.exists():
+        return {}
+    f = _File(path)
+    found: dict[str, Definition] = {}
+    for i, raw in enumerate(f.listing(f.data, "(top)")):
+        d = f.mapping(raw, f"[{i}]", {"term", "words", "section", "quote"}, {"see"})
+        term = f.text(d["term"], f"[{i}].term")
+        words = tuple(f.text(w, f"{term}.words") for w in f.listing(d["words"], f"{term}.words"))
+        see = _cite(f, sections, d["see"], f"{term}.see") if d.get("see") is not None else None
+        entry = Definition(term, words, _cite(f, sections, {"section": d["section"], "quote": d["quote"]}, term), see)
+        for word in (term, *words):
+            key = term_key(word)
+            if key in found and found[key].term != term:
+                raise f.fail(f"{term}.words", f"{word!r} already stands for {found[key].term!r}")
+            found[key] = entry
+    return found
+
+
 def _contact(f: _File, raw: Any, key: str) -> Contact:
     c = f.mapping(raw, key, {"name", "phone"}, {"email", "placeholder"})
     return Contact(f.text(c["name"], f"{key}.name"), f.text(str(c["phone"]), f"{key}.phone"),
@@ -406,6 +427,7 @@ def load_town(key: str, root: Path | None = None) -> Town:
     topics = _load_topics(folder / "topics.yml", all_sections, params)
     gaps = _load_gaps(folder / "gaps.yml", all_sections)
     materials = _load_materials(folder / "materials.yml", all_sections)
+    definitions = _load_definitions(folder / "definitions.yml", all_sections)
     if "scope" not in t:
         raise f.fail("scope", "missing: cite the words that say what the code covers")
     scope = _cite(f, all_sections, t["scope"], "scope")
@@ -417,7 +439,7 @@ def load_town(key: str, root: Path | None = None) -> Town:
         office_hours=f.text(t["office_hours"], "office_hours", True), code_title=meta["title"],
         code_name=t["code_name"], numbering_note=meta["numbering_note"],
         ocr_corrections=meta["ocr_corrections"], sections=all_sections, parameters=params, topics=topics,
-        gaps=gaps, materials=materials, scope=scope)
+        gaps=gaps, materials=materials, scope=scope, definitions=definitions)
 
 
 @lru_cache(maxsize=None)

@@ -176,6 +176,21 @@ def material_words(text: str) -> tuple[str, ...]:
 
 
 @dataclass(frozen=True)
+class Definition:
+    """A term the town's code defines (definitions.yml): the words residents use for it and the defining text."""
+
+    term: str
+    words: tuple[str, ...]
+    citation: Citation
+    see: Citation | None = None  # the section the definition points to ("has the meaning given in ...")
+
+
+def term_key(text: str) -> str:
+    """How a term is looked up: lower case, letters, digits and single spaces ("Off-leash?" -> "off leash")."""
+    return " ".join("".join(ch if ch.isalnum() else " " for ch in str(text).lower()).split())
+
+
+@dataclass(frozen=True)
 class Gap:
     id: str
     section: str
@@ -217,6 +232,8 @@ class Town:
     gaps: tuple[Gap, ...] = ()
     materials: dict | None = None  # materials.yml: {kind: [MaterialGroup, ...]} by the rule that governs them
     scope: Citation | None = None  # the words that say what the code covers
+    #: definitions.yml: every defined term, by term_key of the term and of each word residents use for it
+    definitions: dict[str, Definition] = field(default_factory=dict)
 
     def param(self, name: str) -> Parameter:
         try:

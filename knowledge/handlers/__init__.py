@@ -1,10 +1,10 @@
 """The answer engine: each handler is a pure function of (town, inputs, date/time) returning an Answer."""
 
 from .burning import burn_window, burning, burning_order_status, material_rule
-from .license import license_cost
+from .license import license_cost, license_deadline
 from .limits import animal_limits
-from .lookup import search, section, topic
+from .lookup import definition, search, section, topic
 from .quarantine import quarantine
 
-__all__ = ["animal_limits", "burn_window", "burning", "burning_order_status", "license_cost", "material_rule", "quarantine", "search",
+__all__ = ["animal_limits", "definition", "burn_window", "burning", "burning_order_status", "license_cost", "license_deadline", "material_rule", "quarantine", "search",
            "section", "topic"]

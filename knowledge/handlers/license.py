@@ -1,8 +1,9 @@
-"""Dog license cost: tax per dog, the multiple-dog license, service dogs, half price and late fees.
+"""Dog license cost and deadline: tax per dog, the multiple-dog license, service dogs, half price, late fees.
 
-Dunkirk Code 7.02-1 to 7.02-4 (adopting Wis. Stat. 174.05-174.10); Mequon Code 58-533 (derived number).
-Where the code delegates an amount that our copy does not give, the state-law minimum is used and the answer
-says "at least"; the Clerk's fee schedule (fees.yml) supplies the real amount when the town publishes it.
+Dunkirk Code 7.02-1 to 7.02-4 (adopting Wis. Stat. 174.05-174.10); Mequon Code 58-533 (derived number), which
+adopts the same statutes. Where the code delegates an amount that our copy does not give, the state-law minimum
+is used and the answer says "at least"; the Clerk's fee schedule (fees.yml) supplies the real amount when the
+town publishes it. Every step carries the citations that back it; the words of the law are in the towns' YAML.
 """
 
 from __future__ import annotations
@@ -11,8 +12,24 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 
 from ..errors import NeedsClarification
-from ..model import Answer, Town
+from ..model import Answer, Citation, Town
 from .common import a_day, add_contact, add_gaps, fmt, plural, use, whole_count
+
+OPTIONS = (None, "individual", "multiple")
+
+
+def refs(town: Town, name: str) -> tuple[Citation, ...]:
+    """The citations behind parameter ``name``: its own, and the state statute's twin (``wi.<name>``)."""
+    own = town.param(name).reference
+    twin = f"wi.{name}"
+    if town.has_param(twin) and town.param(twin).reference.ref != own.ref:
+        return own, town.param(twin).reference
+    return (own,)
+
+
+def _rule(town: Town, topic: str, name: str):
+    t = town.topics.get(topic)
+    return t.rules.get(name) if t is not None and t.covered else None
 
 
 @dataclass(frozen=True)
@@ -20,20 +37,22 @@ class Rate:
     amount: float
     exact: bool  # False: only the state minimum is known
     how: str
+    citations: tuple[Citation, ...]
 
 
 def _rate(answer: Answer, town: Town, name: str, on: date) -> Rate:
     """The per-dog tax: the town's own amount, else the state minimum it may not go below."""
     value = use(answer, town, name, on)
-    if value is not None:
-        return Rate(value, True, f"{fmt(town, name, value)} ({town.param(name).description.lower()})")
     p = town.param(name)
+    if value is not None:
+        return Rate(value, True, f"{fmt(town, name, value)} ({p.description.lower()})", (p.reference,))
     if not p.minimum:
         raise NeedsClarification(f"The amount of {p.description.lower()} is not published in our copy of "
                                  f"the code. Please ask {town.contact_line()}.", field="fee")
     minimum = use(answer, town, p.minimum, on)
     return Rate(minimum, False, f"at least {fmt(town, p.minimum, minimum)}, the state minimum "
-                                f"({town.param(p.minimum).reference.label}); {_unpublished(p.delegated_to)}")
+                                f"({town.param(p.minimum).reference.label}); {_unpublished(p.delegated_to)}",
+                (p.reference, town.param(p.minimum).reference))
 
 
 def _unpublished(delegated_to: str) -> str:
@@ -48,189 +67,322 @@ def _month_day(year: int, value: str) -> date:
     return date(year, month, day)
 
 
+@dataclass(frozen=True)
+class LateRule:
+    late: bool | None  # None: the code gives no deadline for what happened
+    deadline: date | None
+    text: str
+    citations: tuple[Citation, ...]
+    #: the dog may have been under licensable age when acquired or brought in: the verdict rests on that
+    assumes_licensable: bool = False
+
+
 def _late(answer: Answer, town: Town, on: date, acquired: date | None, moved_in: date | None,
-          licensable_age_on: date | None) -> tuple[bool | None, str]:
-    """Is the license late on ``on``? The verdict (None: the code does not say) and the rule, in words."""
+          licensable_age_on: date | None) -> LateRule:
+    """Is the license late on ``on``? The three late-fee triggers of Wis. Stat. 174.05(5) as the town words
+    them: the first late day of the year, days after acquiring a licensable dog (after moving in, where the
+    town says so), and the day the dog reaches licensable age. A dog that was not yet licensable when
+    acquired or brought in is governed by the licensable-age trigger only."""
     year_start = _month_day(on.year, use(answer, town, "wi.dog_license.year_start", on))
-    events = []  # (day the dog became licensable in the owner's hands in this town, deadline, words)
-    if acquired and acquired >= year_start:
-        days = use(answer, town, "dog_license.late_fee.days_after_acquiring", on)
+    events = []  # (start, deadline, words, citations)
+    young_then = lambda day: licensable_age_on is not None and licensable_age_on > day  # noqa: E731
+    if acquired and acquired >= year_start and not young_then(acquired):
+        name = "dog_license.late_fee.days_after_acquiring"
+        days = use(answer, town, name, on)
         events.append((acquired, acquired + timedelta(days=days),
-                       f"acquired on {acquired:%B %-d, %Y}: license due within {plural(days, 'day')}"))
-    if moved_in and moved_in >= year_start:
+                       f"acquired on {acquired:%B %-d, %Y}: license due within {plural(days, 'day')}",
+                       refs(town, name)))
+    if moved_in and moved_in >= year_start and not young_then(moved_in):
         if town.has_param("dog_license.days_after_residency"):
-            days = use(answer, town, "dog_license.days_after_residency", on)
+            name = "dog_license.days_after_residency"
+            days = use(answer, town, name, on)
             events.append((moved_in, moved_in + timedelta(days=days),
-                           f"moved in on {moved_in:%B %-d, %Y}: license due within {plural(days, 'day')}"))
+                           f"moved in on {moved_in:%B %-d, %Y}: license due within {plural(days, 'day')}",
+                           refs(town, name)))
         else:
-            answer.caveats.append(f"{town.name}'s code sets no licensing deadline for people who move into "
-                                  f"the {town.name.split()[0].lower()} with a dog; ask the Clerk whether a late "
-                                  "fee applies.")
+            rule = _rule(town, "late_fee", "moving_in")
+            words = town.render(rule.text, on) if rule else f"{town.name}'s code sets no licensing deadline " \
+                "for people who move in with a dog."
+            answer.caveats.append(f"{words} Ask the Clerk whether a late fee applies.")
             if not events and not (licensable_age_on and licensable_age_on >= year_start):
-                return None, (f"You moved in on {moved_in:%B %-d, %Y}; the code gives no deadline for that, so "
-                              "the late fee is left out.")
+                return LateRule(None, None, f"You moved in on {moved_in:%B %-d, %Y}; the code gives no deadline "
+                                "for that, so the late fee is left out.", (rule.citation,) if rule else
+                                refs(town, "dog_license.late_fee"))
     if licensable_age_on and licensable_age_on >= year_start:
-        days = use(answer, town, "dog_license.late_fee.days_after_licensable_age", on)
+        name = "dog_license.late_fee.days_after_licensable_age"
+        days = use(answer, town, name, on)
         events.append((licensable_age_on, licensable_age_on + timedelta(days=days),
                        f"reached licensable age on {licensable_age_on:%B %-d, %Y}: license due "
-                       + ("on or before that day" if days == 0 else f"within {plural(days, 'day')}")))
+                       + ("on or before that day" if days == 0 else f"within {plural(days, 'day')}"),
+                       refs(town, name)))
     if events:
-        start, deadline, words = max(events)
+        start, deadline, words, cites = max(events, key=lambda e: e[0])
         late = on > deadline
-        return late, f"The dog {words}, so by {deadline:%B %-d, %Y}; bought {on:%B %-d, %Y}: " + (
-            "late." if late else "on time.")
-    first_late = _month_day(on.year, use(answer, town, "dog_license.late_fee.first_late_day", on))
+        assumes = licensable_age_on is None and start in (acquired, moved_in)
+        text = f"The dog {words}, so by {deadline:%B %-d, %Y}; bought {on:%B %-d, %Y}: " + (
+            "late" if late else "on time") + (
+            "; this takes the dog to have been licensable age by then." if assumes else ".")
+        return LateRule(late, deadline, text, cites, assumes)
+    name = "dog_license.late_fee.first_late_day"
+    first_late = _month_day(on.year, use(answer, town, name, on))
     late = on >= first_late
-    return late, (f"A dog kept since before the license year must be licensed before "
-                  f"{first_late:%B %-d}; bought {on:%B %-d, %Y}: " + ("late." if late else "on time."))
+    return LateRule(late, first_late - timedelta(days=1),
+                    f"A dog kept since before the license year must be licensed before {first_late:%B %-d}; "
+                    f"bought {on:%B %-d, %Y}: " + ("late." if late else "on time."), refs(town, name))
 
 
-def license_cost(town: Town, *, on: date, dogs: int = 1, neutered: int | None = None, service_dogs: int = 0,
-                 acquired: date | None = None, moved_in: date | None = None,
-                 licensable_age_on: date | None = None) -> Answer:
-    """What a resident pays for dog licenses bought on ``on`` (Dunkirk 7.02-3, 7.02-4; Mequon 58-533)."""
+def _half(town: Town, on: date, licensable_age_on: date | None) -> bool:
+    """Wis. Stat. 174.05(2): half the tax if the dog became licensable age after July 1 of the license year."""
+    half_after = town.value("dog_license.half_after", on)
+    year_start = _month_day(on.year, town.value("wi.dog_license.year_start", on))
+    return bool(licensable_age_on and licensable_age_on >= year_start
+                and licensable_age_on > _month_day(on.year, half_after))
+
+
+def _check(on, dogs, neutered, service_dogs, acquired, moved_in, licensable_age_on, option):
     on = a_day(on, "on")
     dogs = whole_count(dogs, "dogs", "dogs", low=1)
     service_dogs = whole_count(service_dogs, "service_dogs", "service dogs")
     if service_dogs > dogs:
         raise NeedsClarification(f"You mentioned {service_dogs} service dogs but {dogs} dogs in all. "
                                  "How many dogs do you have?", field="dogs")
-    exempt = service_dogs if town.has_param("dog_license.service_dog_tax") else 0
-    taxed = dogs - exempt
     if neutered is not None:
         neutered = whole_count(neutered, "neutered", "spayed or neutered dogs")
         if neutered > dogs:
             raise NeedsClarification(f"You mentioned {neutered} spayed or neutered dogs but {dogs} dogs in "
                                      "all. How many are spayed or neutered?", field="neutered")
-        neutered = min(neutered, taxed)
     for name, value in (("acquired", acquired), ("moved_in", moved_in)):
         if value is not None and a_day(value, name) > on:
             raise NeedsClarification("That date is after the day you'd buy the license. When did you get "
                                      "the dog (or move in)?", field=name)
     if licensable_age_on is not None:
         licensable_age_on = a_day(licensable_age_on, "licensable_age_on")
+    if option not in OPTIONS:
+        raise NeedsClarification("Do you mean individual licenses or a multiple dog license?", field="option")
+    if option == "multiple" and dogs < 2:
+        raise NeedsClarification("A multiple dog license is for a person who keeps more than one dog. "
+                                 "How many dogs do you keep?", field="dogs")
+    return on, dogs, neutered, service_dogs, licensable_age_on
+
+
+def license_cost(town: Town, *, on: date, dogs: int = 1, neutered: int | None = None, service_dogs: int = 0,
+                 acquired: date | None = None, moved_in: date | None = None,
+                 licensable_age_on: date | None = None, option: str | None = None) -> Answer:
+    """What a resident pays for dog licenses bought on ``on`` (Dunkirk 7.02-3, 7.02-4; Mequon 58-533).
+
+    ``option``: None (the cheaper of individual licenses and a multiple dog license), "individual" or
+    "multiple" (the license the resident asked about). ``answer.data["needs"] == "licensable_age_on"`` when
+    the day the dog turned licensable age would change the answer and was not given.
+    """
+    on, dogs, neutered, service_dogs, licensable_age_on = _check(
+        on, dogs, neutered, service_dogs, acquired, moved_in, licensable_age_on, option)
+    exempt = service_dogs if town.has_param("dog_license.service_dog_tax") else 0
+    taxed = dogs - exempt
+    if neutered is not None:
+        neutered = min(neutered, taxed)
 
     answer = Answer(topic="license_cost", town=town.key, result="")
     age = use(answer, town, "dog_license.licensable_age_months", on)
     if licensable_age_on and licensable_age_on > on:
         answer.result = (f"No license is needed yet: your dog reaches licensable age ({age} months) on "
                          f"{licensable_age_on:%B %-d, %Y}.")
-        answer.steps.append(f"A license is required for a dog {age} months of age or older.")
+        answer.step(f"A license is required for a dog {age} months of age or older.",
+                    *refs(town, "dog_license.licensable_age_months"))
+        rule = _late(answer, town, licensable_age_on, acquired, moved_in, licensable_age_on)
+        if rule.deadline:
+            answer.step(f"License it by {rule.deadline:%B %-d, %Y} to avoid the late fee.", *rule.citations)
         answer.value = {"total": 0.0, "exact": True, "late": False}
-        _late(answer, town, licensable_age_on, acquired, moved_in, licensable_age_on)
         add_contact(answer, town)
         return answer
 
-    late, late_rule = _late(answer, town, on, acquired, moved_in, licensable_age_on)
+    rule = _late(answer, town, on, acquired, moved_in, licensable_age_on)
     year_start = _month_day(on.year, use(answer, town, "wi.dog_license.year_start", on))
-    answer.steps.append(f"License year: {year_start:%B %-d, %Y} to December 31, {on.year}.")
+    answer.step(f"License year: {year_start:%B %-d, %Y} to December 31, {on.year}.",
+                *refs(town, "wi.dog_license.year_start"))
 
-    half_after = use(answer, town, "dog_license.half_after", on)
-    half = bool(licensable_age_on and licensable_age_on > _month_day(on.year, half_after))
+    use(answer, town, "dog_license.half_after", on)
+    half = _half(town, on, licensable_age_on)
     factor = use(answer, town, "dog_license.half_rate", on) if half else 1
     if half:
-        answer.steps.append(f"The dog reached licensable age after {fmt(town, 'dog_license.half_after', half_after)}"
-                            f" of the license year, so it pays {factor:g} of the tax.")
+        answer.step(f"The dog reached licensable age ({age} months) on {licensable_age_on:%B %-d, %Y}, after "
+                    f"{fmt(town, 'dog_license.half_after', town.value('dog_license.half_after', on))} of the "
+                    f"license year, so it pays {factor:g} of the tax.",
+                    *refs(town, "dog_license.half_after"), *refs(town, "dog_license.half_rate"))
+    _needs_age(answer, town, on, rule, half, acquired, moved_in, licensable_age_on)
 
     n_rate = _rate(answer, town, "dog_license.tax.neutered", on)
     u_rate = _rate(answer, town, "dog_license.tax.unneutered", on)
-    exact = n_rate.exact and u_rate.exact
+    rates_exact = n_rate.exact and u_rate.exact
     scenarios = {}
     if neutered is None and taxed:
         scenarios = {"all spayed or neutered": taxed * n_rate.amount * factor,
                      "none spayed or neutered": taxed * u_rate.amount * factor}
         individual = scenarios["none spayed or neutered"]
-        answer.steps.append(f"Per dog: spayed or neutered {n_rate.how}; not spayed or neutered {u_rate.how}.")
-        answer.caveats.append("You didn't say whether your dogs are spayed or neutered; the total assumes "
-                              "they are not (the higher tax). Spayed or neutered dogs pay less.")
+        if option != "multiple":
+            answer.step(f"Per dog: spayed or neutered {n_rate.how}; not spayed or neutered {u_rate.how}.",
+                        *n_rate.citations, *u_rate.citations)
+            answer.caveats.append("You didn't say whether your dogs are spayed or neutered; the total assumes "
+                                  "they are not (the higher tax). Spayed or neutered dogs pay less.")
         individual_words = f"{taxed} not spayed or neutered"
     else:
         k = neutered or 0
         individual = (k * n_rate.amount + (taxed - k) * u_rate.amount) * factor
-        parts, counted = [], []
+        parts, counted, cites = [], [], []
         if k:
             parts.append(f"{plural(k, 'spayed or neutered dog')} × {n_rate.how}")
             counted.append(f"{k} spayed or neutered")
+            cites += n_rate.citations
         if taxed - k:
             parts.append(f"{plural(taxed - k, 'dog')} not spayed or neutered × {u_rate.how}")
             counted.append(f"{taxed - k} not spayed or neutered")
-        if parts:
-            answer.steps.append("License tax: " + "; ".join(parts) + (", halved" if half else "") +
-                                f" = {'at least ' if not exact else ''}${individual:,.2f}.")
+            cites += u_rate.citations
+        if parts and option != "multiple":
+            answer.step("License tax: " + "; ".join(parts) + (", halved" if half else "") +
+                        f" = {'at least ' if not rates_exact else ''}${individual:,.2f}.", *cites)
         individual_words = ", ".join(counted)
     if service_dogs and not exempt:
-        answer.caveats.append(f"{town.name}'s chapter says nothing about service dogs, so they are counted at the "
-                              "regular rate here; state law may exempt them — ask the Clerk.")
+        answer.caveats.append(f"{town.name}'s code, as we hold it, says nothing about service dogs, so they are "
+                              "counted at the regular rate here; ask the Clerk.")
     elif service_dogs:
         free = use(answer, town, "dog_license.service_dog_tax", on)
-        answer.steps.append(f"{plural(service_dogs, 'service dog')}: license tax {fmt(town, 'dog_license.service_dog_tax', free)}"
-                            " (a free license, applied for every year).")
+        answer.step(f"{plural(service_dogs, 'service dog')}: license tax "
+                    f"{fmt(town, 'dog_license.service_dog_tax', free)} (a free license, applied for every year).",
+                    *refs(town, "dog_license.service_dog_tax"))
 
-    total, option = individual, "individual licenses"
-    if taxed > 1 and town.has_param("dog_license.multiple.fee"):
-        base = use(answer, town, "dog_license.multiple.fee", on)
-        included = use(answer, town, "dog_license.multiple.included_dogs", on)
-        extra = use(answer, town, "dog_license.multiple.fee_per_extra_dog", on)
-        multiple = base + max(0, taxed - included) * extra
-        answer.steps.append(f"Multiple dog license instead: {fmt(town, 'dog_license.multiple.fee', base)} for up "
-                            f"to {included} dogs + {fmt(town, 'dog_license.multiple.fee_per_extra_dog', extra)} for "
-                            f"each dog beyond {included} = ${multiple:,.2f} for {plural(taxed, 'dog')}.")
-        if multiple < individual:
-            total, option = multiple, "a multiple dog license"
-            answer.steps.append("The multiple dog license is cheaper.")
-        elif exact:
-            answer.steps.append("Individual licenses cost the same." if multiple == individual
-                                else "Individual licenses are cheaper.")
-        else:
-            answer.steps.append(f"Individual licenses cost at least ${individual:,.2f}; whether they are cheaper "
-                                f"than the multiple license depends on the {town.short_name} rate, which our copy "
-                                "does not give.")
-        if town.has_param("animal_limits.dogs"):
-            answer.caveats.append("A multiple dog license does not raise the limit on how many dogs you may keep.")
-    elif taxed > 1:
-        answer.caveats.append(f"{town.name}'s chapter does not describe a multiple dog license; ask the Clerk "
-                              "whether one is offered under state law.")
+    total, chosen = _choose(answer, town, on, dogs, taxed, individual, rates_exact, option)
 
-    answer.steps.append(late_rule)
-    late_fee, fees_known = None, late is not None
-    if late:
+    answer.step(rule.text, *rule.citations)
+    late_fee, fees_known = None, rule.late is not None
+    if rule.late:
         late_fee = use(answer, town, "dog_license.late_fee", on)
+        once = _rule(town, "late_fee", "once_per_owner")
+        once_words, once_cites = (f" {town.render(once.text, on)}.", (once.citation,)) if once else ("", ())
         if late_fee is None:
             fees_known = False
-            answer.steps.append(f"Late fee: {_unpublished(town.param('dog_license.late_fee').delegated_to)}.")
+            answer.step(f"Late fee: {_unpublished(town.param('dog_license.late_fee').delegated_to)}.{once_words}",
+                        *refs(town, "dog_license.late_fee"), *once_cites)
         else:
             total += late_fee
-            answer.steps.append(f"Late fee: {fmt(town, 'dog_license.late_fee', late_fee)}, added to the license tax.")
-        if town.has_param("dog_license.administrative_fee"):
-            admin = use(answer, town, "dog_license.administrative_fee", on)
-            if admin is None:
-                fees_known = False
-                answer.steps.append("Plus the Town administrative fee; its amount is not in our copy.")
-            else:
-                total += admin
-                answer.steps.append(f"Town administrative fee: {fmt(town, 'dog_license.administrative_fee', admin)}.")
+            answer.step(f"Late fee: {fmt(town, 'dog_license.late_fee', late_fee)}, added once to the license "
+                        f"tax.{once_words}", *refs(town, "dog_license.late_fee"), *once_cites)
+    admin_known, admin = _administrative_fee(answer, town, on, rule.late)
+    total += admin
+    fees_known = admin_known and fees_known
+    if rule.late is None:
+        fees_known = False
 
-    # Exact when the tax part does not rest on a state minimum and every added fee is published.
-    exact_total = (taxed == 0 or option == "a multiple dog license" or (n_rate.exact and u_rate.exact)) \
-        and fees_known
-    prefix = "" if exact_total else "at least "
-    answer.value = {"total": round(total, 2), "exact": exact_total, "late": late, "option": option,
+    exact_total = (taxed == 0 or chosen == "multiple" or rates_exact) and fees_known
+    option_name = {"individual": "individual licenses", "multiple": "a multiple dog license"}[chosen]
+    answer.value = {"total": round(total, 2), "exact": exact_total, "late": rule.late, "option": option_name,
                     "late_fee": late_fee, "half": half, "scenarios": scenarios}
-    who = f"{plural(dogs, 'dog')}" + (f" ({individual_words})" if individual_words and taxed else "")
-    late_words = ""
-    if late:
-        late_words = (f", including the {fmt(town, 'dog_license.late_fee', late_fee)} late fee" if late_fee is not None
-                      else ", plus a late fee whose amount is not in our copy")
-    option_words = "an individual license" if option == "individual licenses" and dogs == 1 else option
-    answer.result = (f"{prefix.capitalize() if prefix else ''}${total:,.2f} for {who} with {option_words}, bought "
-                     f"{on:%B %-d, %Y}{late_words}.")
-    if not exact_total:
-        answer.result += (" Part of the amount is set locally and is not in our copy, so this uses the state "
-                          "minimum where needed (see How): ask the Clerk for the exact amount.")
+    answer.result = _result(town, on, dogs, taxed, total, exact_total, chosen, individual_words, rule.late,
+                            late_fee, rates_exact)
     _limit_warning(answer, town, dogs, on)
     add_gaps(answer, town, "license_cost")
     add_contact(answer, town)
     return answer
+
+
+def _needs_age(answer, town, on, rule: LateRule, half: bool, acquired, moved_in, licensable_age_on) -> None:
+    """Flag ``data["needs"] = "licensable_age_on"`` when a puppy's five-month day would change the answer:
+    a dog acquired or brought in this year may have been younger than licensable age then."""
+    if licensable_age_on is not None or not rule.assumes_licensable:
+        return
+    # The other end of the range: the dog turned licensable age on the day the license is bought.
+    alt = _late(Answer(topic="", result=""), town, on, acquired, moved_in, on)
+    if alt.late != rule.late or _half(town, on, on) != half:
+        answer.data["needs"] = "licensable_age_on"
+        age = town.value("dog_license.licensable_age_months", on)
+        answer.caveats.insert(0, f"If your dog was younger than {age} months when you got it (or moved in), "
+                                 f"tell me the day it turned {age} months: the deadline counts from that day, "
+                                 "and a dog that turned that age after "
+                                 f"{fmt(town, 'dog_license.half_after', town.value('dog_license.half_after', on))}"
+                                 " pays half.")
+
+
+def _choose(answer, town, on, dogs, taxed, individual, rates_exact, option) -> tuple[float, str]:
+    """Individual licenses or the multiple dog license (Wis. Stat. 174.053; Dunkirk 7.02-3(b))."""
+    if not town.has_param("dog_license.multiple.fee"):
+        if dogs > 1:
+            answer.caveats.append(f"{town.name}'s code, as we hold it, does not describe a multiple dog license; "
+                                  "ask the Clerk whether one is offered under state law.")
+        return individual, "individual"
+    if dogs < 2 or option == "individual" or (taxed < 2 and option is None):
+        return individual, "individual"
+    base = use(answer, town, "dog_license.multiple.fee", on)
+    included = use(answer, town, "dog_license.multiple.included_dogs", on)
+    extra = use(answer, town, "dog_license.multiple.fee_per_extra_dog", on)
+    over = max(0, taxed - included)
+    multiple = base + over * extra
+    cites = (*refs(town, "dog_license.multiple.fee"), *refs(town, "dog_license.multiple.included_dogs"),
+             *refs(town, "dog_license.multiple.fee_per_extra_dog"))
+    label = "Multiple dog license" if option == "multiple" else "Multiple dog license instead"
+    answer.step(f"{label}: {fmt(town, 'dog_license.multiple.fee', base)} for {included} or fewer dogs"
+                + (f" + {over} dog{'s' if over != 1 else ''} over {included} × "
+                   f"{fmt(town, 'dog_license.multiple.fee_per_extra_dog', extra)}" if over else
+                   f" ({plural(taxed, 'dog')}, none over {included})")
+                + f" = ${multiple:,.2f}.", *cites)
+    if option == "multiple":
+        return multiple, "multiple"
+    if multiple < individual:
+        answer.step("The multiple dog license is cheaper.", *cites)
+        chosen = "multiple"
+    elif rates_exact:
+        answer.step("Individual licenses cost the same." if multiple == individual
+                    else "Individual licenses are cheaper.", *cites)
+        chosen = "individual"
+    else:
+        answer.step(f"Individual licenses cost at least ${individual:,.2f}; whether they are cheaper than the "
+                    f"multiple license depends on the {town.short_name} rate, which our copy does not give.",
+                    *cites, *refs(town, "dog_license.tax.neutered"))
+        chosen = "individual"
+    if town.has_param("animal_limits.dogs"):
+        answer.caveats.append("A multiple dog license does not raise the limit on how many dogs you may keep.")
+    return (multiple if chosen == "multiple" else individual), chosen
+
+
+def _administrative_fee(answer: Answer, town: Town, on: date, late: bool | None) -> tuple[bool, float]:
+    """A fee the code names beside the license (Dunkirk 7.02-4): added when its amount is known and the
+    license is late; otherwise named in a step, and the total stays "at least". (nothing unknown?, amount)"""
+    name = "dog_license.administrative_fee"
+    if not town.has_param(name):
+        return True, 0.0
+    p = town.param(name)
+    amount = use(answer, town, name, on)
+    if amount is None:
+        answer.step(f"{p.description} may be added: {_unpublished(p.delegated_to)}, so the total is a "
+                    "minimum.", *refs(town, name))
+        return False, 0.0
+    if late:
+        answer.step(f"{p.description}: {fmt(town, name, amount)}, added.", *refs(town, name))
+        return True, amount
+    answer.step(f"{p.description}: {fmt(town, name, amount)}; the code names it beside the late fee, so ask the "
+                "Clerk whether it applies to a license bought on time.", *refs(town, name))
+    return False, 0.0
+
+
+def _result(town, on, dogs, taxed, total, exact, chosen, individual_words, late, late_fee, rates_exact) -> str:
+    who = plural(dogs, "dog") + (f" ({individual_words})" if individual_words and taxed and chosen == "individual"
+                                 else "")
+    late_words = ""
+    if late:
+        late_words = (f", including the {fmt(town, 'dog_license.late_fee', late_fee)} late fee" if late_fee is not None
+                      else ", plus a late fee whose amount is not in our copy")
+    option_words = ("an individual license" if dogs == 1 else "individual licenses") if chosen == "individual" \
+        else "a multiple dog license"
+    prefix = "" if exact else "At least "
+    text = f"{prefix}${total:,.2f} for {who} with {option_words}, bought {on:%B %-d, %Y}{late_words}."
+    if not exact:
+        missing = []
+        if not rates_exact and chosen == "individual" and taxed:
+            missing.append("the per-dog tax (the state minimum is used)")
+        if town.has_param("dog_license.administrative_fee"):
+            missing.append(town.param("dog_license.administrative_fee").description.lower())
+        if late is None:
+            missing.append("whether a late fee applies")
+        if missing:
+            text += f" Not in our copy: {'; '.join(missing)} (see How): ask the Clerk for the exact amount."
+    return text
 
 
 def _limit_warning(answer: Answer, town: Town, dogs: int, on: date) -> None:
@@ -239,5 +391,52 @@ def _limit_warning(answer: Answer, town: Town, dogs: int, on: date) -> None:
     limit = town.value("animal_limits.dogs", on)
     if dogs > limit:
         answer.cite(town.param("animal_limits.dogs").reference)
-        answer.caveats.append(f"Note: {town.name} allows at most {plural(limit, 'dog')} per residential unit "
-                              "unless the limit is waived or you run a licensed kennel (see 'how many dogs').")
+        p = town.param("animal_limits.dogs")
+        answer.caveats.append(f"{town.name} allows at most {plural(limit, 'dog')} ({p.description.lower()}, "
+                              f"{p.reference.ref}); see 'how many dogs' for the exceptions.")
+
+
+def license_deadline(town: Town, *, on: date, moved_in: date | None = None, acquired: date | None = None,
+                     licensable_age_on: date | None = None) -> Answer:
+    """By when must a dog be licensed? ("I just moved here with my dog, when do I need a license by?")
+
+    The late-fee triggers as the town words them (Dunkirk 7.02-4; Mequon 58-533(c)(3), (c)(4)c), with a date
+    where the code gives one; where the code names no moving-in deadline the answer says so and points to
+    the Clerk. ``data["deadline"]`` is the ISO date, or None.
+    """
+    on = a_day(on, "on")
+    for name, value in (("moved_in", moved_in), ("acquired", acquired), ("licensable_age_on", licensable_age_on)):
+        if value is not None:
+            a_day(value, name)
+    answer = Answer(topic="license_deadline", town=town.key, result="")
+    moving = _rule(town, "late_fee", "moving_in")
+    practice = _rule(town, "late_fee", "moving_in_practice")
+    rabies = _rule(town, "late_fee", "moving_in_rabies")
+    if moved_in is not None and rabies is not None:
+        answer.step(town.render(rabies.text, on), rabies.citation)
+    rule = None
+    if moved_in or acquired or licensable_age_on:
+        day = max(d for d in (moved_in, acquired, licensable_age_on, on) if d)
+        rule = _late(Answer(topic="", result=""), town, day, acquired, moved_in, licensable_age_on)
+    if rule is not None and rule.late is not None and rule.deadline is not None and \
+            (rule.deadline >= (moved_in or acquired or licensable_age_on)):
+        if moving is not None:
+            answer.step(town.render(moving.text, on), moving.citation)
+        answer.step(rule.text.split(";")[0] + ".", *rule.citations)
+        answer.result = f"License your dog by {rule.deadline:%B %-d, %Y} to avoid the late fee."
+        answer.data["deadline"] = rule.deadline.isoformat()
+    else:
+        answer.result = (town.render(moving.text, on) if moving is not None else
+                         f"{town.name}'s code, as we hold it, names no licensing deadline for this.")
+        if moving is not None:
+            answer.cite(moving.citation)
+        answer.data["deadline"] = None
+        if moved_in is None and town.has_param("dog_license.days_after_residency"):
+            answer.data["needs"] = "moved_in"
+    if practice is not None:
+        answer.caveats.append(f"{town.render(practice.text, on)}: {town.contact_line()}.")
+    else:
+        add_contact(answer, town)
+    answer.value = answer.data.get("deadline")
+    add_gaps(answer, town, "late_fee")
+    return answer

@@ -1,64 +1,151 @@
-"""How many dogs and cats a household may keep.
+"""How many dogs and cats a household may keep, litters included.
 
-Dunkirk Code 7.02-17: five dogs and five cats per residential unit, litters up to ten weeks from birth, the
-Town Board's waiver and the kennel exception. Mequon Code 58-517 (derived number): the limits are in tables
-our copy lacks; the text gives the ages at which newborns count and the kennel definition.
+Dunkirk Code 7.02-17: five dogs and five cats per residential unit, a litter kept beyond the limit for up to ten
+weeks from birth, the Town Board's waiver and the kennel exception. Mequon Code 58-517 (derived number): the
+limits are in tables our copy lacks; newborn dogs and cats are not counted until five months old (58-517(d)).
+Puppies and kittens are dogs and cats (Dunkirk 7.02-1(b)(3), Mequon 58-516 "regardless of age"). The words of
+the law are the animal_limits topic rules (topics.yml) and the parameter descriptions.
 """
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, timedelta
 
+from ..errors import NeedsClarification
 from ..model import Answer, Town
-from .common import a_day, add_contact, add_gaps, fmt, not_covered, plural, use, whole_count
+from .common import a_day, add_contact, add_gaps, not_covered, plural, use, whole_count
+
+#: the parameter that says how long a litter is left out of the count, by town style
+LITTER_PERIODS = ("animal_limits.litter_weeks", "newborn_count.dogs_cats_months")
 
 
-def animal_limits(town: Town, *, on: date, dogs: int | None = None, cats: int | None = None) -> Answer:
+def _add_months(day: date, months: int) -> date:
+    month = day.month - 1 + months
+    year, month = day.year + month // 12, month % 12 + 1
+    for d in (day.day, 30, 29, 28):
+        try:
+            return date(year, month, d)
+        except ValueError:
+            continue
+    raise ValueError(day)
+
+
+def _litter_until(answer: Answer, town: Town, born: date, on: date) -> tuple[str, date] | None:
+    """(parameter, last day the litter is left out of the count) for a litter born on ``born``."""
+    for name in LITTER_PERIODS:
+        if town.has_param(name):
+            n = use(answer, town, name, on)
+            unit = town.param(name).unit
+            if unit == "weeks":  # "for not more than ten (10) weeks from birth": through the day 10 weeks on
+                return name, born + timedelta(weeks=n)
+            return name, _add_months(born, n) - timedelta(days=1)  # "until the following ages"
+    return None
+
+
+def _rule(answer: Answer, town: Town, name: str, on: date, step: bool = True) -> str | None:
+    rule = town.topics["animal_limits"].rules.get(name)
+    if rule is None:
+        return None
+    text = town.render(rule.text, on)
+    if step:
+        answer.step(text, rule.citation)
+    else:
+        answer.cite(rule.citation)
+    return text
+
+
+def animal_limits(town: Town, *, on: date, dogs: int | None = None, cats: int | None = None,
+                  puppies: int | None = None, kittens: int | None = None, litter_born: date | None = None) -> Answer:
+    """Is the household within the limit? ``puppies``/``kittens`` are young counted in addition to ``dogs``/
+    ``cats``; ``litter_born`` is the day their litter was born. ``data["needs"] == "litter_born"`` when that day
+    decides the answer and was not given."""
     on = a_day(on, "on")
-    dogs = None if dogs is None else whole_count(dogs, "dogs", "dogs")
-    cats = None if cats is None else whole_count(cats, "cats", "cats")
+    counts = {}
+    for field, value, what in (("dogs", dogs, "dogs"), ("cats", cats, "cats"), ("puppies", puppies, "puppies"),
+                               ("kittens", kittens, "kittens")):
+        counts[field] = None if value is None else whole_count(value, field, what)
+    if litter_born is not None:
+        litter_born = a_day(litter_born, "litter_born")
+        if litter_born > on:
+            raise NeedsClarification("That birth date is in the future. When was the litter born?",
+                                     field="litter_born")
     topic = town.topics["animal_limits"]
     if not topic.covered:
         return not_covered(town, "animal_limits", on)
     answer = Answer(topic="animal_limits", town=town.key, result="")
+    young = {"dog": counts["puppies"] or 0, "cat": counts["kittens"] or 0}
+    if any(young.values()):
+        _rule(answer, town, "young_count", on)
+    until = _litter_until(answer, town, litter_born, on) if litter_born and any(young.values()) else None
     if town.has_param("animal_limits.dogs"):
-        max_dogs = use(answer, town, "animal_limits.dogs", on)
-        max_cats = use(answer, town, "animal_limits.cats", on)
-        weeks = use(answer, town, "animal_limits.litter_weeks", on)
-        answer.steps.append(f"Limit: {plural(max_dogs, 'dog')} and {plural(max_cats, 'cat')} per residential unit.")
-        answer.steps.append(f"A litter of pups or kittens may be kept beyond the limit for up to "
-                            f"{fmt(town, 'animal_limits.litter_weeks', weeks)} from birth.")
-        over = []
-        for have, most, kind in ((dogs, max_dogs, "dog"), (cats, max_cats, "cat")):
-            if have is not None:
-                verdict = "within the limit" if have <= most else f"{plural(have - most, kind)} over the limit"
-                answer.steps.append(f"You have {plural(have, kind)}: {verdict}.")
-                if have > most:
-                    over.append(kind)
-        answer.value = {"max_dogs": max_dogs, "max_cats": max_cats, "over": over}
-        if over:
-            answer.result = (f"That is over {town.name}'s limit of {plural(max_dogs, 'dog')} and "
-                             f"{plural(max_cats, 'cat')} per residential unit, unless the Town Board waives the "
-                             "limit or you operate a licensed kennel.")
-        else:
-            answer.result = (f"You may keep up to {plural(max_dogs, 'dog')} and {plural(max_cats, 'cat')} per "
-                             "residential unit" + (" — what you describe is within the limit." if
-                                                   dogs is not None or cats is not None else "."))
-        for c in topic.citations:
-            answer.cite(c)
-        answer.caveats.append("The Town Board may waive the limit under extraordinary circumstances (apply to "
-                              "the Town Clerk/Treasurer); it does not apply to a kennel legally operating under "
-                              "the Dane County Zoning Code.")
-        answer.caveats.extend(town.render(c, on) for c in topic.caveats)
+        _numeric_limits(answer, town, on, counts, young, until)
     else:
         answer.result = town.render(topic.summary, on)
-        for c in topic.citations:
-            answer.cite(c)
-        answer.caveats.extend(town.render(c, on) for c in topic.caveats)
         answer.value = {"max_dogs": None, "max_cats": None, "over": []}
-        if dogs is not None or cats is not None:
-            answer.steps.append("Our copy of the code lacks the tables that set the numbers, so we cannot say "
-                                "whether your count is allowed.")
+        if any(young.values()):
+            _rule(answer, town, "litter", on)
+            if until:
+                answer.step(f"Your litter born {litter_born:%B %-d, %Y} counts from {until[1] + timedelta(days=1):%B %-d, %Y}.",
+                            town.param(until[0]).reference)
+        if any(v is not None for v in counts.values()):
+            _rule(answer, town, "no_tables", on)
+    for c in topic.citations:
+        answer.cite(c)
+    answer.caveats.extend(town.render(c, on) for c in topic.caveats)
     add_gaps(answer, town, "animal_limits")
     add_contact(answer, town)
     return answer
+
+
+def _numeric_limits(answer: Answer, town: Town, on: date, counts: dict, young: dict, until) -> None:
+    """Towns with a number per kind (Dunkirk 7.02-17(b)(1))."""
+    most = {"dog": use(answer, town, "animal_limits.dogs", on), "cat": use(answer, town, "animal_limits.cats", on)}
+    answer.step(f"Limit: {plural(most['dog'], 'dog')} and {plural(most['cat'], 'cat')} "
+                f"({town.param('animal_limits.dogs').description.lower()}).", town.param("animal_limits.dogs").reference)
+    _rule(answer, town, "litter", on)
+    use(answer, town, "animal_limits.litter_weeks", on)
+    litter_ref = town.param("animal_limits.litter_weeks").reference
+    over, unsure = [], []
+    for kind, grown_field in (("dog", "dogs"), ("cat", "cats")):
+        grown = counts[grown_field]
+        if grown is None and not young[kind]:
+            continue
+        grown = grown or 0
+        litter = young[kind]
+        counted = grown
+        if litter:
+            if until is None:
+                if grown <= most[kind] < grown + litter:
+                    unsure.append(kind)
+                answer.step(f"Your {plural(litter, 'young ' + kind)} are left out of the count only while their "
+                            "litter is within the age above; the day they were born decides.", litter_ref)
+            elif on <= until[1]:
+                answer.step(f"The litter ({plural(litter, 'young ' + kind)}) may be kept beyond the limit through "
+                            f"{until[1]:%B %-d, %Y}; until then it is not counted.", litter_ref)
+            else:
+                counted += litter
+                answer.step(f"The litter ({plural(litter, 'young ' + kind)}) is past that age since "
+                            f"{until[1] + timedelta(days=1):%B %-d, %Y}, so it counts.", litter_ref)
+        verdict = "within the limit" if counted <= most[kind] else f"{plural(counted - most[kind], kind)} over the limit"
+        words = plural(grown, kind) + (f" and {plural(litter, 'young ' + kind)}" if litter else "")
+        answer.step(f"You have {words}" + (f", {counted} counted" if litter else "") + f": {verdict}.",
+                    town.param(f"animal_limits.{grown_field}").reference)
+        if counted > most[kind]:
+            over.append(kind)
+    answer.value = {"max_dogs": most["dog"], "max_cats": most["cat"], "over": over, "unsure": unsure}
+    limit_words = f"{plural(most['dog'], 'dog')} and {plural(most['cat'], 'cat')}"
+    ref = town.param("animal_limits.dogs").reference.ref
+    if over:
+        answer.result = f"That is over {town.name}'s limit of {limit_words} ({ref})."
+    elif unsure:
+        answer.data["needs"] = "litter_born"
+        answer.result = (f"It depends on the litter's age: {town.name}'s limit is {limit_words} ({ref}), and the "
+                         "litter is left out of the count only while it is young enough. When was it born?")
+    else:
+        described = any(v is not None for v in counts.values())
+        answer.result = f"You may keep up to {limit_words} ({ref})" + (
+            " — what you describe is within the limit." if described else ".")
+    for name in ("waiver", "kennel"):
+        text = _rule(answer, town, name, on, step=False)
+        if text:
+            answer.caveats.append(text)

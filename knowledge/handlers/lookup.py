@@ -13,7 +13,7 @@ from datetime import date
 
 from ..errors import NeedsClarification
 from ..loader import resolve
-from ..model import Answer, Citation, Town
+from ..model import Answer, Citation, Town, term_key
 from .common import a_day, add_contact, add_gaps, not_covered
 
 STOPWORDS = set("""a an and are as at be by can do does for from have how i if in is it its may me my of on or
@@ -35,7 +35,7 @@ def topic(town: Town, key: str, *, on: date, animal: str | None = None) -> Answe
     if rule is not None:
         answer = Answer(topic=key, town=town.key, result=town.render(rule.text, on))
         answer.cite(rule.citation)
-        answer.steps.append(town.render(t.summary, on))
+        answer.step(town.render(t.summary, on), *t.citations)
     else:
         answer = Answer(topic=key, town=town.key, result=town.render(t.summary, on))
     for c in t.citations:
@@ -64,8 +64,7 @@ def section(town: Town, ref: str) -> Answer:
     text = s.text_at(path)
     answer = Answer(topic="section", town=town.key, result=f"{town.code_name} {s.number}{path} — {s.title}",
                     value=text)
-    answer.steps.append(text)
-    answer.cite(Citation(s, path, _first_sentence(text)))
+    answer.step(text, Citation(s, path, _first_sentence(text)))
     if s.gap:
         answer.caveats.append(f"Our copy of this section is incomplete: {s.gap}")
     if s.derived:
@@ -123,7 +122,50 @@ def search(town: Town, query: str, *, on: date, limit: int = 3) -> Answer:
     for b in best:
         s = town.sections[b]
         para = max(s.paragraphs, key=lambda p: sum(1 for t in _words(p.text) if t in terms))
-        answer.steps.append(f"{s.number} {s.title}: {_first_sentence(para.text, 240)}")
-        answer.cite(Citation(s, para.path, _first_sentence(para.text)))
+        answer.step(f"{s.number} {s.title}: {_first_sentence(para.text, 240)}",
+                    Citation(s, para.path, _first_sentence(para.text)))
+    add_contact(answer, town)
+    return answer
+
+
+_LEAD = re.compile(r"^(what (is|are|does|do)|what s|whats|define|definition of|meaning of|the meaning of|"
+                   r"who is|who counts as|is|an?|the)\s+")
+_TAIL = re.compile(r"\s+(mean|means|meaning|defined|definition)$")
+
+
+def _term_candidates(term: str) -> list[str]:
+    key = term_key(term)
+    for _ in range(3):
+        key = _TAIL.sub("", _LEAD.sub("", key))
+    out = [key]
+    if key.endswith("s"):
+        out.append(key[:-1])
+    return out
+
+
+def definition(town: Town, term: str) -> Answer:
+    """What one term means in the town's code ("owner", "at large", "loose", "bonfire"), quoted and cited from
+    definitions.yml; a term the code does not define says so. ``data``: term, defined (bool), asked."""
+    if not isinstance(term, str) or not term_key(term):
+        raise NeedsClarification("Which word would you like defined?", field="term")
+    asked = " ".join(term.split())[:80]
+    found = next((town.definitions[k] for k in _term_candidates(term) if k in town.definitions), None)
+    if found is None:
+        answer = Answer(topic="definitions", town=town.key, value=None,
+                        result=f'The {town.code_name} does not define "{asked}".')
+        answer.data.update(term=None, defined=False, asked=asked)
+        add_contact(answer, town)
+        return answer
+    c = found.citation
+    via = "" if term_key(found.term) in _term_candidates(term) else f' (the code\'s term for "{asked}")'
+    answer = Answer(topic="definitions", town=town.key, value=found.term,
+                    result=f'{c.label} defines "{found.term}"{via}: "{c.quote}"')
+    answer.cite(c)
+    full = c.section.text_at(c.path)
+    if " ".join(full.split()) != c.quote:
+        answer.step(full, Citation(c.section, c.path, c.quote))
+    if found.see is not None:
+        answer.step(found.see.section.text_at(found.see.path), found.see)
+    answer.data.update(term=found.term, defined=True, asked=asked)
     add_contact(answer, town)
     return answer

@@ -1,8 +1,10 @@
-"""Rabies quarantine dates after a bite or an exposure.
+"""Rabies quarantine periods after a bite or an exposure, with dates when the day of the incident is known.
 
 Dunkirk Code 7.02-5(d) (isolation and confinement periods) and 7.02-9 (the owner's duty after a bite): both
 periods apply after a bite, and both are reported. Mequon Code 58-527 (derived number): home quarantine with
 proof of vaccination, clinic quarantine without it, and the certificate returned within its deadline.
+Without the day of the incident the answer names every period and asks for the day (``data["needs"]``).
+The words of the law are the towns' parameter descriptions and quarantine topic rules (topics.yml).
 """
 
 from __future__ import annotations
@@ -17,130 +19,175 @@ KINDS = ("bite", "exposure")
 ANIMALS = ("dog", "cat", "other")
 
 
-def _period(answer: Answer, town: Town, name: str, incident: date, today: date, what: str) -> date:
-    days = use(answer, town, name, incident)
+def _period(answer: Answer, town: Town, name: str, incident: date | None, today: date) -> tuple[int, date | None]:
+    """A step for the period set by parameter ``name``: its length and, with a day of the incident, its end."""
+    p = town.param(name)
+    days = use(answer, town, name, incident or today)
+    if incident is None:
+        answer.step(f"{p.description} ({p.reference.ref}): {plural(days, 'day')}.", p.reference)
+        answer.data.setdefault("periods_days", {})[name] = days
+        return days, None
     end = incident + timedelta(days=days)
     status = "still running" if today <= end else "over"
-    answer.steps.append(f"{what} ({town.param(name).reference.ref}): {plural(days, 'day')} from {incident:%B %-d, %Y} → through "
-                        f"{end:%B %-d, %Y} ({status} as of {today:%B %-d, %Y}).")
+    answer.step(f"{p.description} ({p.reference.ref}): {plural(days, 'day')} from {incident:%B %-d, %Y} → through "
+                f"{end:%B %-d, %Y} ({status} as of {today:%B %-d, %Y}).", p.reference)
     answer.data.setdefault("periods", {})[name] = end.isoformat()
-    return end
+    return days, end
 
 
-def quarantine(town: Town, *, incident: date, today: date, kind: str = "bite", animal: str = "dog",
+def quarantine(town: Town, *, incident: date | None = None, today: date, kind: str = "bite", animal: str = "dog",
                vaccinated: bool | None = None) -> Answer:
-    """Quarantine periods with concrete end dates for an incident on ``incident``."""
-    incident, today = a_day(incident, "incident"), a_day(today, "today")
+    """Quarantine periods for an incident on ``incident`` (None: the periods in days, and the day is asked)."""
+    today = a_day(today, "today")
+    incident = None if incident is None else a_day(incident, "incident")
     if kind not in KINDS:
         raise NeedsClarification("Was it a bite, or contact with an animal that may have rabies?", field="kind")
     if animal not in ANIMALS:
         raise NeedsClarification("Which animal: a dog, a cat or another animal?", field="animal")
-    if incident > today:
+    if incident is not None and incident > today:
         raise NeedsClarification(f"{incident:%B %-d, %Y} is in the future. On what date did it happen?",
                                  field="incident")
     if not town.topics["quarantine"].covered:
         return not_covered(town, "quarantine", today)
     answer = Answer(topic="quarantine", town=town.key, result="")
     if town.has_param("quarantine.bite_observation_days"):
-        _dunkirk_rules(answer, town, incident, today, kind, animal, vaccinated)
+        _isolation_style(answer, town, incident, today, kind, animal, vaccinated)
     else:
-        _mequon_rules(answer, town, incident, today, kind, animal, vaccinated)
+        _home_clinic_style(answer, town, incident, today, kind, animal, vaccinated)
+    if incident is None and "needs" not in answer.data and not answer.data.get("no_period"):
+        answer.data["needs"] = "incident"
+        answer.result += " Tell me the date it happened for the exact dates."
+    answer.data.pop("no_period", None)
     add_gaps(answer, town, "quarantine")
     add_contact(answer, town)
     return answer
 
 
-def _say(answer: Answer, town: Town, name: str, on: date) -> str:
-    """The text of the quarantine topic's rule ``name`` (topics.yml), its citation added to the answer."""
+def _say(answer: Answer, town: Town, name: str, on: date, step: bool = True) -> str:
+    """The text of the quarantine topic's rule ``name`` (topics.yml); a step citing it unless ``step`` is False."""
     rule = town.topics["quarantine"].rules[name]
-    answer.cite(rule.citation)
-    return town.render(rule.text, on)
+    text = town.render(rule.text, on)
+    if step:
+        answer.step(text, rule.citation)
+    else:
+        answer.cite(rule.citation)
+    return text
 
 
-def _dunkirk_rules(answer, town, incident, today, kind, animal, vaccinated) -> None:
+def _lower(text: str) -> str:
+    return text[:1].lower() + text[1:]
+
+
+def _on(day: date | None) -> str:
+    return f" on {day:%B %-d, %Y}" if day else ""
+
+
+def _isolation_style(answer, town, incident, today, kind, animal, vaccinated) -> None:
+    """Towns with an isolation period and the owner's confinement after a bite (Dunkirk 7.02-5(d), 7.02-9)."""
     if animal == "other":
-        answer.result = _say(answer, town, "other_animal", today)
-        answer.caveats.append(_say(answer, town, "other_animal_next_step", today))
+        answer.result = _say(answer, town, "other_animal", today, step=False)
+        answer.caveats.append(_say(answer, town, "other_animal_next_step", today, step=False))
+        answer.data["no_period"] = True
         return
     if kind == "bite":
-        obs = _period(answer, town, "quarantine.bite_observation_days", incident, today,
-                      "Strict isolation under a veterinarian's supervision")
-        conf = _period(answer, town, "quarantine.bite_confinement_days", incident, today,
-                       "The owner keeps the animal confined")
-        answer.steps.append(_say(answer, town, "examinations", today))
-        hours = use(answer, town, "quarantine.delivery_hours", incident)
+        obs_name, conf_name = "quarantine.bite_observation_days", "quarantine.bite_confinement_days"
+        obs_days, obs = _period(answer, town, obs_name, incident, today)
+        conf_days, conf = _period(answer, town, conf_name, incident, today)
+        _say(answer, town, "examinations", today)
+        use(answer, town, "quarantine.delivery_hours", incident or today)
         if vaccinated:
-            answer.steps.append("With a current rabies vaccination the officer may order the quarantine on the "
-                                "owner's premises.")
+            _say(answer, town, "home_if_vaccinated", today)
         else:
-            answer.steps.append(f"Without proof of current vaccination the animal goes to an isolation facility "
-                                f"within {plural(hours, 'hour')} of the order"
-                                + ("." if vaccinated is False else " (unless it is currently vaccinated, when "
-                                   "the officer may allow quarantine at home)."))
-        obs_ref, conf_ref = (town.param(n).reference.ref for n in ("quarantine.bite_observation_days",
-                                                                   "quarantine.bite_confinement_days"))
-        answer.result = (f"After a bite on {incident:%B %-d, %Y}: isolation and observation through at least "
-                         f"{obs:%B %-d, %Y} ({obs_ref}), and the {animal} must stay confined through at least "
-                         f"{conf:%B %-d, %Y} ({conf_ref}). Both apply; the longer one ends {max(obs, conf):%B %-d, %Y}.")
-        answer.value = {"observation_end": obs.isoformat(), "confinement_end": conf.isoformat(),
-                        "ends": max(obs, conf).isoformat()}
-        answer.caveats.append(_say(answer, town, "report_bite", today))
+            _say(answer, town, "isolation_facility", today)
+            if vaccinated is None:
+                _say(answer, town, "home_if_vaccinated", today)
+        _say(answer, town, "release", today)
+        _say(answer, town, "officer_may_direct", today)
+        obs_ref, conf_ref = (town.param(n).reference.ref for n in (obs_name, conf_name))
+        obs_what, conf_what = (town.param(n).description.lower() for n in (obs_name, conf_name))
+        if incident is None:
+            answer.result = (f"After a bite, two periods apply: {obs_what} for at least {plural(obs_days, 'day')} "
+                             f"after the bite ({obs_ref}), and {conf_what} for not less than "
+                             f"{plural(conf_days, 'day')} ({conf_ref}). The longer one, "
+                             f"{plural(max(obs_days, conf_days), 'day')}, ends the quarantine.")
+            answer.value = {"observation_days": obs_days, "confinement_days": conf_days}
+        else:
+            answer.result = (f"After a bite on {incident:%B %-d, %Y}: {obs_what} through at least "
+                             f"{obs:%B %-d, %Y} ({obs_ref}), and {conf_what} through at least {conf:%B %-d, %Y} "
+                             f"({conf_ref}). Both apply; the longer one ends {max(obs, conf):%B %-d, %Y}.")
+            answer.value = {"observation_end": obs.isoformat(), "confinement_end": conf.isoformat(),
+                            "ends": max(obs, conf).isoformat()}
+        answer.caveats.append(_say(answer, town, "report_bite", today, step=False))
         return
     # exposure to a rabid animal
     if vaccinated is None:
         answer.caveats.append("You didn't say whether the animal is currently vaccinated; both cases are shown.")
-    results = []
+    results, value = [], {}
     if vaccinated in (False, None):
-        end = _period(answer, town, "quarantine.exposure.unvaccinated_days", incident, today,
-                      "Not vaccinated: leashed or confined")
-        lo = use(answer, town, "quarantine.exposure.vaccinate_from_day", incident)
-        hi = use(answer, town, "quarantine.exposure.vaccinate_to_day", incident)
-        first, last = incident + timedelta(days=lo), incident + timedelta(days=hi)
-        answer.steps.append(f"Vaccinate against rabies between day {lo} and day {hi} after the exposure: "
-                            f"{first:%B %-d, %Y} to {last:%B %-d, %Y}.")
-        results.append(f"if not vaccinated, leashed or confined through {end:%B %-d, %Y} and vaccinated "
-                       f"between {first:%B %-d} and {last:%B %-d, %Y}")
-        answer.value = {"unvaccinated_end": end.isoformat(), "vaccinate_from": first.isoformat(),
-                        "vaccinate_to": last.isoformat()}
+        name = "quarantine.exposure.unvaccinated_days"
+        days, end = _period(answer, town, name, incident, today)
+        lo = use(answer, town, "quarantine.exposure.vaccinate_from_day", incident or today)
+        hi = use(answer, town, "quarantine.exposure.vaccinate_to_day", incident or today)
+        window = _say(answer, town, "vaccinate_window", today)
+        what = _lower(town.param(name).description)
+        if incident is None:
+            results.append(f"{what} for {plural(days, 'day')}; {_lower(window).rstrip('.')}")
+            value.update(unvaccinated_days=days, vaccinate_from_day=lo, vaccinate_to_day=hi)
+        else:
+            first, last = incident + timedelta(days=lo), incident + timedelta(days=hi)
+            answer.step(f"That is {first:%B %-d, %Y} to {last:%B %-d, %Y}.",
+                        town.param("quarantine.exposure.vaccinate_from_day").reference)
+            results.append(f"{what} through {end:%B %-d, %Y}; vaccination between {first:%B %-d} and "
+                           f"{last:%B %-d, %Y}")
+            value.update(unvaccinated_end=end.isoformat(), vaccinate_from=first.isoformat(),
+                         vaccinate_to=last.isoformat())
     if vaccinated in (True, None):
-        end = _period(answer, town, "quarantine.exposure.vaccinated_days", incident, today,
-                      "Vaccinated: leashed or confined")
-        answer.steps.append("Have the animal revaccinated as soon as possible after the exposure.")
-        results.append(f"if currently vaccinated, leashed or confined through {end:%B %-d, %Y} and "
-                       "revaccinated as soon as possible")
-        answer.value = {**(answer.value or {}), "vaccinated_end": end.isoformat()}
-    answer.result = f"After exposure to a rabid animal on {incident:%B %-d, %Y}: " + "; ".join(results) + "."
+        name = "quarantine.exposure.vaccinated_days"
+        days, end = _period(answer, town, name, incident, today)
+        again = _say(answer, town, "revaccinate", today)
+        span = f"for {plural(days, 'day')}" if incident is None else f"through {end:%B %-d, %Y}"
+        results.append(f"{_lower(town.param(name).description)} {span}; {_lower(again).rstrip('.')}")
+        value.update(vaccinated_days=days) if incident is None else value.update(vaccinated_end=end.isoformat())
+    answer.value = value
+    answer.result = f"After exposure to a rabid animal{_on(incident)}: " + "; ".join(results) + "."
 
 
-def _mequon_rules(answer, town, incident, today, kind, animal, vaccinated) -> None:
+def _home_clinic_style(answer, town, incident, today, kind, animal, vaccinated) -> None:
+    """Towns with home quarantine given proof of vaccination, clinic quarantine without (Mequon 58-527)."""
     if kind != "bite" or animal == "other":
-        answer.result = _say(answer, town, "other_cases", today)
+        answer.result = _say(answer, town, "other_cases", today, step=False)
         for c in town.topics["quarantine"].citations:
             answer.cite(c)
+        answer.data["no_period"] = True
         return
-    ret = _period(answer, town, "quarantine.certificate_return_days", incident, today,
-                  "Return the certificate of quarantine to the police department")
+    ret_days, ret = _period(answer, town, "quarantine.certificate_return_days", incident, today)
+    home_days = clinic_days = home = clinic = None
     if vaccinated is not False:
-        home = _period(answer, town, "quarantine.home_days", incident, today,
-                       "With proof of current rabies vaccination: quarantine on the owner's premises")
-        answer.steps.append(_say(answer, town, "home_quarantine_care", today))
+        home_days, home = _period(answer, town, "quarantine.home_days", incident, today)
+        _say(answer, town, "home_quarantine_care", today)
     if vaccinated is not True:
-        clinic = _period(answer, town, "quarantine.clinic_days", incident, today,
-                         "Without proof of vaccination: quarantine in a licensed veterinary clinic")
+        clinic_days, clinic = _period(answer, town, "quarantine.clinic_days", incident, today)
+        _say(answer, town, "clinic_costs", today)
     if vaccinated is None:
         answer.caveats.append("You didn't say whether you can show proof of rabies vaccination; both cases are "
                               "shown.")
-        answer.result = (f"After a bite on {incident:%B %-d, %Y}: home quarantine through {home:%B %-d, %Y} with "
-                         f"proof of vaccination, or clinic quarantine through {clinic:%B %-d, %Y} without it; "
-                         f"return the certificate of quarantine by {ret:%B %-d, %Y}.")
-    elif vaccinated:
-        answer.result = (f"After a bite on {incident:%B %-d, %Y}: home quarantine through {home:%B %-d, %Y}; "
-                         f"return the certificate of quarantine by {ret:%B %-d, %Y}.")
+
+    def said(name, days, end, within=False):
+        when = (f"within {plural(days, 'day')} of the bite" if within else f"for {plural(days, 'day')}") \
+            if incident is None else (f"by {end:%B %-d, %Y}" if within else f"through {end:%B %-d, %Y}")
+        return f"{town.param(name).description} {when}"
+    parts = []
+    if home_days is not None:
+        parts.append(said("quarantine.home_days", home_days, home))
+    if clinic_days is not None:
+        parts.append(said("quarantine.clinic_days", clinic_days, clinic))
+    parts.append(said("quarantine.certificate_return_days", ret_days, ret, within=True))
+    answer.result = f"After a bite{_on(incident)}: " + "; ".join(_lower(p) for p in parts) + "."
+    if incident is None:
+        answer.value = {k: v for k, v in (("home_days", home_days), ("clinic_days", clinic_days),
+                                          ("certificate_within_days", ret_days)) if v is not None}
     else:
-        answer.result = (f"After a bite on {incident:%B %-d, %Y}: quarantine in a licensed veterinary clinic "
-                         f"through {clinic:%B %-d, %Y}, costs paid by the owner; return the certificate of "
-                         f"quarantine by {ret:%B %-d, %Y}.")
-    names = {"quarantine.home_days": "home_end", "quarantine.clinic_days": "clinic_end",
-             "quarantine.certificate_return_days": "certificate_by"}
-    answer.value = {names[k]: v for k, v in answer.data.get("periods", {}).items()}
-    answer.caveats.append(_say(answer, town, "report_bite", today))
+        names = {"quarantine.home_days": "home_end", "quarantine.clinic_days": "clinic_end",
+                 "quarantine.certificate_return_days": "certificate_by"}
+        answer.value = {names[k]: v for k, v in answer.data.get("periods", {}).items()}
+    answer.caveats.append(_say(answer, town, "report_bite", today, step=False))

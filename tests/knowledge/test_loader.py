@@ -133,3 +133,17 @@ def test_a_topic_rule_with_an_unknown_key_is_named(kb):
     edit(kb / "towns" / "dunkirk" / "topics.yml",
          lambda d: d["quarantine"]["rules"]["report_bite"].update(days=14))
     fails(kb, "topics.yml", "quarantine.rules.report_bite", "unknown key")
+
+
+def test_a_definition_whose_quote_is_not_in_the_defining_paragraph_is_named(kb):
+    def change(data):
+        data[0]["quote"] = "Owner means whoever feeds the dog."
+    edit(kb / "towns" / "dunkirk" / "definitions.yml", change)
+    fails(kb, "definitions.yml", "owner", "quote is not in the text")
+
+
+def test_a_resident_word_standing_for_two_defined_terms_is_named(kb):
+    def change(data):
+        data[1]["words"].append("owners")  # "owners" already stands for "owner"
+    edit(kb / "towns" / "dunkirk" / "definitions.yml", change)
+    fails(kb, "definitions.yml", "at large.words", "already stands for 'owner'")
