@@ -27,7 +27,10 @@ class ValidateLicenseForm(FormValidator):
         """The form's questions, and the day the dog turns 5 months only when the answer depends on it
         (license_cost's data["needs"], 7.02-4 / 174.05(2))."""
         slots = list(domain_slots)
-        if any(tracker.get_slot(s) is None for s in slots) or tracker.get_slot("licensable_age_on"):
+        if tracker.get_slot("licensable_age_on") or parsing.five_months_when(
+                common.entities(tracker, "when"), common.text_of(tracker)):
+            return slots + ["licensable_age_on"]  # said already ("turns 5 months on Sept 10"): read it
+        if any(tracker.get_slot(s) is None for s in slots):
             return slots
         try:
             answer = handlers.license_cost(common.town(), **license_inputs(tracker))
