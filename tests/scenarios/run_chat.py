@@ -33,7 +33,8 @@ def reply_to(question: str, scenario: dict) -> str | None:
     """What the resident answers to a form question, from the scenario's facts; None: not a form question."""
     from datetime import date
 
-    args = {("on" if k is True else k): v for k, v in ((scenario.get("engine") or {}).get("args") or {}).items()}
+    engine = scenario.get("engine") if isinstance(scenario.get("engine"), dict) else {}
+    args = {("on" if k is True else k): v for k, v in (engine.get("args") or {}).items()}
     q = question.lower()
     if "how many dogs are you licensing" in q:
         return str(args.get("dogs", 1))
@@ -80,7 +81,10 @@ async def run(model: str, only: str | None) -> int:
         sender = f"scenario-{i}"
         message, texts = scenario["message"], []
         for _ in range(FOLLOW_UPS + 1):
-            replies = await agent.handle_text(message, sender_id=sender)
+            try:
+                replies = await agent.handle_text(message, sender_id=sender)
+            except Exception as exc:  # a crash is a failed scenario, not the end of the run
+                replies = [{"text": f"[error: {exc!r}]"}]
             said = [r.get("text") or "" for r in replies or []]
             texts += said
             message = reply_to(said[-1], scenario) if said else None
@@ -89,6 +93,7 @@ async def run(model: str, only: str | None) -> int:
             texts.append(f"[resident: {message}]")
         text = "\n".join(texts)
         wrong = scenarios.problems(scenario, text)
+        print(("ok   " if not wrong else "FAIL ") + scenario["name"][:100], flush=True)
         if scenario.get("disputed"):
             disputed += 1
         elif wrong:
@@ -96,7 +101,7 @@ async def run(model: str, only: str | None) -> int:
         else:
             passed += 1
     for scenario, wrong, text in failed:
-        print(f"FAIL [{scenario['town']} {scenario['now']}] {scenario['name']}\n  message: {scenario['message']}\n"
+        print(f"FAILED [{scenario['town']} {scenario['now']}] {scenario['name']}\n  message: {scenario['message']}\n"
               f"  {wrong}\n  reply: " + text.replace("\n", "\n         ")[:1500] + "\n")
     total = passed + len(failed)
     print(f"chat: {passed}/{total} passed" + (f" ({disputed} disputed, not counted)" if disputed else ""))

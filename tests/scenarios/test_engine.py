@@ -5,6 +5,8 @@ from __future__ import annotations
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
+import re
+
 import pytest
 
 from knowledge import handlers, load_town, render
@@ -30,10 +32,27 @@ def run(scenario: dict):
         return handlers.section(t, str(args["ref"]))
     if call == "definition":
         return handlers.definition(t, args["term"])
+    if call == "animal_limits":
+        args.update(litter(scenario.get("inputs") or "", args))
     for key in ("on", "incident", "today", "acquired", "moved_in", "licensable_age_on"):
         if args.get(key) is not None:
             args[key] = scenarios.as_date(args[key])
     return getattr(handlers, call)(t, **args)
+
+
+def litter(words: str, args: dict) -> dict:
+    """animal_limits' litter inputs from the scenario's words: "litter of 7 puppies born 2026-04-20",
+    "3 adult cats + 5 kittens born 2026-02-20" (the adults then counted apart from the young)."""
+    m = re.search(r"(?:(\d+) )?(puppies|kittens) born (\d{4}-\d\d-\d\d)", words)
+    if not m:
+        return {}
+    out = {"litter_born": scenarios.as_date(m.group(3))}
+    if m.group(1):
+        out[m.group(2)] = int(m.group(1))
+    adults = re.search(r"(\d+) adult (dogs|cats)", words)
+    if adults:
+        out[adults.group(2)] = int(adults.group(1))
+    return out
 
 
 @pytest.mark.parametrize("scenario", SCENARIOS, ids=[s["name"][:90] for s in SCENARIOS])
