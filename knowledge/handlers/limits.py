@@ -76,13 +76,16 @@ def animal_limits(town: Town, *, on: date, dogs: int | None = None, cats: int | 
     young = {"dog": counts["puppies"] or 0, "cat": counts["kittens"] or 0}
     if any(young.values()):
         _rule(answer, town, "young_count", on)
-    until = _litter_until(answer, town, litter_born, on) if litter_born and any(young.values()) else None
+    # a litter with its birth day but not its size ("our dog had puppies on March 1") still has a date
+    litter = any(young.values()) or (litter_born is not None and counts["puppies"] is None
+                                     and counts["kittens"] is None)
+    until = _litter_until(answer, town, litter_born, on) if litter_born and litter else None
     if town.has_param("animal_limits.dogs"):
         _numeric_limits(answer, town, on, counts, young, until)
     else:
         answer.result = town.render(topic.summary, on)
         answer.value = {"max_dogs": None, "max_cats": None, "over": []}
-        if any(young.values()):
+        if litter:
             _rule(answer, town, "litter", on)
             if until:
                 answer.step(f"Your litter born {litter_born:%B %-d, %Y} counts from {until[1] + timedelta(days=1):%B %-d, %Y}.",
