@@ -146,8 +146,9 @@ def _numeric_limits(answer: Answer, town: Town, on: date, counts: dict, young: d
                          "litter is left out of the count only while it is young enough. When was it born?")
     else:
         described = any(v is not None for v in counts.values())
+        # not "Yes": the resident may have asked "are we over the limit?"
         answer.result = f"You may keep up to {limit_words} ({ref})" + (
-            " — what you describe is within the limit." if described else ".")
+            " — what you describe is allowed: within the limit." if described else ".")
     for name in ("waiver", "kennel"):
         text = _rule(answer, town, name, on, step=False)
         if text:
