@@ -33,7 +33,7 @@ def run(scenario: dict):
     if call == "definition":
         return handlers.definition(t, args["term"])
     if call == "animal_limits":
-        args.update(litter(scenario.get("inputs") or "", args))
+        args.update(litter(scenario["engine"].get("inputs") or scenario.get("inputs") or "", args))
     for key in ("on", "incident", "today", "acquired", "moved_in", "licensable_age_on"):
         if args.get(key) is not None:
             args[key] = scenarios.as_date(args[key])
