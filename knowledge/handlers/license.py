@@ -403,8 +403,14 @@ def _limit_warning(answer: Answer, town: Town, dogs: int, on: date) -> None:
     if dogs > limit:
         answer.cite(town.param("animal_limits.dogs").reference)
         p = town.param("animal_limits.dogs")
+        exceptions = []
+        for name in ("waiver", "kennel"):  # the limit's own exceptions (7.02-17(b)(2), (c))
+            rule = town.topics["animal_limits"].rules.get(name)
+            if rule is not None:
+                exceptions.append(town.render(rule.text, on).rstrip("."))
+                answer.cite(rule.citation)
         answer.caveats.append(f"{town.name} allows at most {plural(limit, 'dog')} ({p.description.lower()}, "
-                              f"{p.reference.ref}); see 'how many dogs' for the exceptions.")
+                              f"{p.reference.ref})" + (": " + "; ".join(exceptions) if exceptions else "") + ".")
 
 
 def license_deadline(town: Town, *, on: date, moved_in: date | None = None, acquired: date | None = None,
