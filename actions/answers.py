@@ -48,7 +48,7 @@ def answer_for(intent: str, tracker: Tracker, t, now) -> Answer:
         counted = parsing.animals_and_young(tracker.latest_message.get("entities", []), text)
         said = common.when_text(tracker)
         if any(counted.get(k) is not None for k in ("dogs", "cats", "puppies", "kittens")) or (
-                said and parsing.names_young(tracker.latest_message.get("entities", []))):
+                said and parsing.names_young(tracker.latest_message.get("entities", []), text)):
             born = when.parse_day(said, t, now=now, prefer="past") if said else None
             return handlers.animal_limits(t, on=today, litter_born=born, **counted)
     if intent in ("ask_quarantine", "ask_bites"):

@@ -372,7 +372,7 @@ def animals_and_young(entities: Iterable[dict], text: str = "") -> dict[str, int
             pending = count_value(str(e["value"]))
         elif e["entity"] in ("animal", "service_dog"):
             word = animal_of(e)
-            young = bool(_YOUNG.match(word))
+            young = bool(_YOUNG.match(said_word(e, text) or word))
             kind = ("puppies" if young else "dogs") if word.startswith(("dog", "pup")) or e["entity"] == "service_dog" \
                 else ("kittens" if young else "cats") if word.startswith(("cat", "kitt")) else None
             if kind and pending is not None:
@@ -412,6 +412,13 @@ def five_months_past(text: str) -> bool:
     return bool(m and m.group(1).lower() in ("turned", "reached", "was", "hit"))
 
 
-def names_young(entities: Iterable[dict]) -> bool:
+def said_word(e: dict, text: str) -> str:
+    """The words an entity covers as typed ("puppies"; its value may be the canonical "dog")."""
+    if text and e.get("start") is not None and e.get("end") is not None:
+        return text[e["start"]:e["end"]].lower()
+    return ""
+
+
+def names_young(entities: Iterable[dict], text: str = "") -> bool:
     """"our dog had puppies": a litter is named (with or without a count)."""
-    return any(e["entity"] == "animal" and _YOUNG.match(animal_of(e)) for e in entities)
+    return any(e["entity"] == "animal" and _YOUNG.match(said_word(e, text) or animal_of(e)) for e in entities)
