@@ -2,11 +2,13 @@
 from __future__ import annotations
 
 import logging
+import re
 from typing import Any, Dict, List, Text
 
 import yaml
 from pathlib import Path
 from rasa_sdk import Action, Tracker
+from rasa_sdk.events import SlotSet
 from rasa_sdk.executor import CollectingDispatcher
 
 from knowledge import NeedsClarification, handlers, when
@@ -34,26 +36,39 @@ def animals_counted(tracker: Tracker) -> dict[str, int]:
 def answer_for(intent: str, tracker: Tracker, t, now) -> Answer:
     key = intent[4:]
     today = now.date()
+    text = common.text_of(tracker)
     if intent == "ask_section":
         ref = common.entity(tracker, "section")
         if ref:
             return handlers.section(t, ref)
-        return handlers.search(t, common.text_of(tracker), on=today)
+        return handlers.search(t, text, on=today)
+    if intent == "ask_definitions" or (intent == "ask_at_large" and parsing.asks_a_meaning(text)):
+        return handlers.definition(t, parsing.defined_term(text, t.definitions))
     if intent == "ask_animal_limits":
-        counted = animals_counted(tracker)
-        if counted.get("dog") is not None or counted.get("cat") is not None:
-            return handlers.animal_limits(t, on=today, dogs=counted.get("dog"), cats=counted.get("cat"))
+        counted = parsing.animals_and_young(tracker.latest_message.get("entities", []), text)
+        said = common.when_text(tracker)
+        if any(counted.get(k) is not None for k in ("dogs", "cats", "puppies", "kittens")) or (
+                said and parsing.names_young(tracker.latest_message.get("entities", []), text)):
+            born = when.parse_day(said, t, now=now, prefer="past") if said else None
+            return handlers.animal_limits(t, on=today, litter_born=born, **counted)
     if intent in ("ask_quarantine", "ask_bites"):
         said = common.when_text(tracker)
-        if said:
-            incident = common.entity(tracker, "incident") or "bite"
-            animal = common.entity(tracker, "animal") or "dog"
-            vacc = common.entity(tracker, "vaccinated")
-            return handlers.quarantine(
-                t, incident=when.parse_day(said, t, now=now, prefer="past"), today=today,
-                kind="exposure" if incident == "exposure" else "bite",
-                animal=animal if animal in ("dog", "cat") else "other",
-                vaccinated=None if vacc is None else vacc == "vaccinated")
+        incident = common.entity(tracker, "incident") or "bite"
+        animal = animal_kind(common.entity(tracker, "animal")) or "dog"
+        vacc = common.entity(tracker, "vaccinated")
+        return handlers.quarantine(
+            t, incident=when.parse_day(said, t, now=now, prefer="past") if said else None, today=today,
+            kind="exposure" if incident == "exposure" else "bite",
+            animal=animal if animal in ("dog", "cat") else "other",
+            vaccinated=None if vacc is None else vacc == "vaccinated")
+    if intent in LICENSE_INTENTS and parsing.asks_moving_deadline(text):
+        said = common.when_text(tracker)
+        return handlers.license_deadline(t, on=today, moved_in=when.parse_day(said, t, now=now, prefer="past")
+                                         if said else None)
+    if intent == "ask_multiple_dog_license":
+        dogs = parsing.animals_and_young(tracker.latest_message.get("entities", [])).get("dogs")
+        if dogs and dogs > 1:
+            return handlers.license_cost(t, on=today, dogs=dogs, option="multiple")
     if intent == "ask_no_burning_order":
         said = common.when_text(tracker)  # "this weekend", "Saturday": the orders in force then
         during = when.resolve(said, t, now=now) if said else None
@@ -67,18 +82,47 @@ def answer_for(intent: str, tracker: Tracker, t, now) -> Answer:
         return handlers.burning_order_status(t, now=now, orders=orders, during=during)
     if intent in ("ask_can_burn", "ask_burning_hours") or (
             intent == "ask_prohibited_materials" and common.entity(tracker, "material")):
-        said = common.when_text(tracker)
+        said = time_phrase(tracker)
         if said or intent == "ask_can_burn":
             at = when.resolve(said, t, now=now) if said else now
-            return handlers.burning(t, at=at, orders=common.burning_orders(t),
-                                    material=common.entity(tracker, "material"))
+            return handlers.burning(t, at=at, orders=common.burning_orders(t), material=material_said(tracker))
     if intent == "ask_prohibited_materials" and common.entity(tracker, "material"):
-        return handlers.burning(t, at=now, orders=common.burning_orders(t),
-                                material=common.entity(tracker, "material"))
+        return handlers.burning(t, at=now, orders=common.burning_orders(t), material=material_said(tracker))
     animal = animal_kind(common.entity(tracker, "animal"))
     if key == "permits" and animal == "cat" and "for_cat" in t.topics["license_required"].rules:
         key = "license_required"  # "do cats need a license/permit?": the license topic's answer for cats
     return handlers.topic(t, key, on=today, animal=animal, question=common.text_of(tracker))
+
+
+#: intents under which "we just moved here, when do we need a license by?" is asked
+LICENSE_INTENTS = {"ask_license_required", "ask_late_fee", "ask_license_cost", "ask_license_tags"}
+
+
+def time_phrase(tracker: Tracker) -> str | None:
+    """The message's time phrase with its words ("9 tonight", "tomorrow at 6 in the morning"), for when.resolve."""
+    return parsing.time_phrase(common.text_of(tracker), common.entities(tracker, "when"))
+
+
+def material_said(tracker: Tracker) -> str | None:
+    """What the resident wants to burn, in their words: the message (the engine reads the material names in it)
+    when it names one, tagged or not ("railroad ties ... burn them"); None when it names none ("can I burn now?")."""
+    text = common.text_of(tracker)
+    if common.entity(tracker, "material") or parsing.names_a_material(text):
+        return text
+    return None
+
+
+def pick_for(pending: dict, text: str) -> str | None:
+    """The original question's time phrase with the resident's pick of reading added ("at 9" + "at night");
+    None when the reply picks neither ("yes")."""
+    words = (text or "").strip()
+    if re.search(r"\d", words):  # "9pm": the reading, not a second time
+        words = "pm" if re.search(r"p\.?\s*m\b", words, re.I) else "am" if re.search(r"a\.?\s*m\b", words, re.I) \
+            else words
+    if not re.search(r"\b(am|pm|a\.m|p\.m|morning|afternoon|evening|night|tonight|nite|dark|day|daytime)\b", words,
+                     re.I):
+        return None
+    return f"{pending.get('phrase', '')} {words}"
 
 
 def animal_kind(value: str | None) -> str | None:
@@ -105,15 +149,43 @@ class ActionAnswer(Action):
         t = common.town()
         if not intent.startswith("ask_"):
             intent = "ask_" + intent if ("ask_" + intent)[4:] in TOPICS else intent
+        picked = await answer_pick(dispatcher, tracker)
+        if picked is not None:
+            return picked
         try:
             if intent == "notify_burn":
                 answer = handlers.topic(t, "burn_notification", on=common.now(t).date())
             else:
                 answer = answer_for(intent, tracker, t, common.now(t))
+        except when.AmbiguousTime as exc:
+            common.clarify(dispatcher, tracker, exc)
+            return [SlotSet("pending_when", {"intent": intent, "text": common.text_of(tracker),
+                                             "phrase": time_phrase(tracker) or common.text_of(tracker),
+                                             "material": material_said(tracker)})]
         except NeedsClarification as exc:
             common.clarify(dispatcher, tracker, exc)
-            return []
-        return common.send(dispatcher, tracker, answer)
+            return [SlotSet("pending_when", None)]
+        return common.send(dispatcher, tracker, answer) + [SlotSet("pending_when", None)]
+
+
+async def answer_pick(dispatcher, tracker: Tracker) -> list | None:
+    """The reply to "Do you mean 9 in the morning or 9 at night?": the earlier burning question answered for the
+    reading picked. None when no time was asked back, or the reply picks no reading (it is then a new message)."""
+    pending = tracker.get_slot("pending_when")
+    if not isinstance(pending, dict) or common.entities(tracker, "material"):
+        return None
+    phrase = pick_for(pending, common.text_of(tracker))
+    if phrase is None or len(common.text_of(tracker).split()) > 6:
+        return None
+    t = common.town()
+    now = common.now(t)
+    try:
+        at = when.resolve(phrase, t, now=now)
+    except NeedsClarification as exc:
+        common.clarify(dispatcher, tracker, exc)
+        return []
+    answer = handlers.burning(t, at=at, order=common.burning_order(t), material=pending.get("material"))
+    return common.send(dispatcher, tracker, answer) + [SlotSet("pending_when", None)]
 
 
 class ActionMore(Action):
@@ -150,6 +222,9 @@ class ActionHelp(Action):
         return "action_help"
 
     async def run(self, dispatcher, tracker, domain):
+        picked = await answer_pick(dispatcher, tracker)  # "at night", read as inform or unsure
+        if picked is not None:
+            return picked
         t = common.town()
         covered = [v.title for k, v in t.topics.items() if v.covered][:8]
         text = (f"I can answer from the {t.code_name}, with the section cited. For example: "
@@ -200,6 +275,9 @@ class ActionClarify(Action):
         return "action_clarify"
 
     async def run(self, dispatcher, tracker, domain):
+        picked = await answer_pick(dispatcher, tracker)  # "at night", read as inform or unsure
+        if picked is not None:
+            return picked
         t = common.town()
         # Issue #12: search the town's topics for the question (actions/search_fallback.py) instead of
         # offering only the unsure classifier's guesses; plainly off-topic questions get the out-of-scope answer.

@@ -145,6 +145,15 @@ class ValidateBurnForm(FormValidator):
         now = common.now(t)
         try:
             moment = when.resolve(str(value), t, now=now, prefer="future")
+        except when.AmbiguousTime as exc:  # "tomorrow at 9": the day is sure; ask which 9, then the time
+            try:
+                day = when.parse_day(str(value), t, now=now, prefer="future")
+            except NeedsClarification:
+                common.clarify(dispatcher, tracker, exc)
+                return {"burn_date": None}
+            common.clarify(dispatcher, tracker, exc)
+            return {"burn_date": day.isoformat(), "burn_time": None, "burn_confirmed": None,
+                    "pending_when": {"phrase": str(value)}}
         except NeedsClarification as exc:
             common.clarify(dispatcher, tracker, exc)
             return {"burn_date": None}
@@ -171,10 +180,13 @@ class ValidateBurnForm(FormValidator):
             at = time.fromisoformat(str(value))
         else:
             try:
-                moment = when.resolve(str(value), t, now=common.now(t), prefer="future")
-            except NeedsClarification:
-                common.clarify(dispatcher, tracker, f"I couldn't tell what time you mean by \"{str(value).strip()}\". "
-                               "Could you give a time like '10 am' or '2:30 pm'?")
+                moment = resolve_with_pending(str(value), tracker, t)
+            except when.AmbiguousTime as exc:  # "at 9": ask which, and read the pick against "at 9"
+                if not any(exc.message in (m.get("text") or "") for m in dispatcher.messages):
+                    common.clarify(dispatcher, tracker, exc)  # (not again when the date's check asked it)
+                return {"burn_time": None, "pending_when": {"phrase": str(value)}}
+            except NeedsClarification as exc:
+                common.clarify(dispatcher, tracker, exc.message + " Could you give a time like '10 am' or '2:30 pm'?")
                 return {"burn_time": None}
             if moment.kind != "instant":
                 common.clarify(dispatcher, tracker, "About what time will you start? For example '10 am'.")
@@ -195,7 +207,7 @@ class ValidateBurnForm(FormValidator):
         if start < common.now(t):
             common.send_text(dispatcher, tracker, "That time has already passed today. What time will you start?")
             return {"burn_time": None}
-        return {"burn_time": at.strftime("%H:%M"), "burn_confirmed": None}
+        return {"burn_time": at.strftime("%H:%M"), "burn_confirmed": None, "pending_when": None}
 
     @given
     def validate_burn_location(self, value, dispatcher, tracker, domain):
@@ -239,6 +251,24 @@ class ValidateBurnForm(FormValidator):
         common.send_text(dispatcher, tracker, "What should I change: name, address, phone, date, time or "
                          "location? You can give the new value too, e.g. 'phone 608-555-0142'.")
         return {"burn_confirmed": None}
+
+
+def resolve_with_pending(value: str, tracker: Tracker, t):
+    """when.resolve of a reply to "About what time?"; after "Do you mean 9 in the morning or 9 at night?" the
+    reply ("pm", "at night", "9pm") is read against the phrase asked about."""
+    pending = tracker.get_slot("pending_when")
+    now = common.now(t)
+    if isinstance(pending, dict) and pending.get("phrase"):
+        from .answers import pick_for
+        phrase = pick_for(pending, value)
+        if phrase:
+            try:
+                return when.resolve(phrase, t, now=now, prefer="future")
+            except when.AmbiguousTime:
+                raise
+            except NeedsClarification:
+                pass
+    return when.resolve(value, t, now=now, prefer="future")
 
 
 def readback(tracker: Tracker) -> str:

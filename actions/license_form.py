@@ -14,12 +14,45 @@ from . import common, parsing
 from .form_base import FormValidator, given, takes_values
 from .numbers import first_number
 
-LICENSE_SLOTS = ["dog_count", "dogs_neutered", "service_dog", "acquired", "purchase_day"]
+LICENSE_SLOTS = ["dog_count", "dogs_neutered", "service_dog", "acquired", "purchase_day", "licensable_age_on"]
+AGE_QUESTION = ("On what day did (or will) your dog turn 5 months old? (the late fee and a half-price license "
+                "depend on it)")
 
 
 class ValidateLicenseForm(FormValidator):
     def name(self) -> Text:
         return "validate_license_form"
+
+    async def required_slots(self, domain_slots, dispatcher, tracker, domain) -> List[Text]:
+        """The form's questions, and the day the dog turns 5 months only when the answer depends on it
+        (license_cost's data["needs"], 7.02-4 / 174.05(2))."""
+        slots = list(domain_slots)
+        if tracker.get_slot("licensable_age_on") or parsing.five_months_when(
+                common.entities(tracker, "when"), common.text_of(tracker)):
+            return slots + ["licensable_age_on"]  # said already ("turns 5 months on Sept 10"): read it
+        if any(tracker.get_slot(s) is None for s in slots):
+            return slots
+        try:
+            answer = handlers.license_cost(common.town(), **license_inputs(tracker))
+        except (NeedsClarification, TypeError, ValueError):
+            return slots
+        if (answer.data or {}).get("needs") == "licensable_age_on":
+            slots.append("licensable_age_on")
+        return slots
+
+    async def extract_licensable_age_on(self, dispatcher, tracker, domain) -> Dict[Text, Any]:
+        if not takes_values(tracker, "licensable_age_on"):
+            return {}
+        text = common.text_of(tracker)
+        e = parsing.five_months_when(common.entities(tracker, "when"), text)
+        if e:
+            return {"licensable_age_on": f"{'past' if parsing.five_months_past(text) else 'future'}:"
+                                         f"{parsing.time_phrase(text, [e]) or e['value']}"}
+        if tracker.get_slot("requested_slot") == "licensable_age_on" and text:
+            if parsing.says_long_ago(text):
+                return {"licensable_age_on": "long ago"}
+            return {"licensable_age_on": f"past:{text}"}
+        return {}
 
     # extraction: entities of the first message and of each reply, the reply's text for the slot asked
     async def extract_dog_count(self, dispatcher, tracker: Tracker, domain: DomainDict) -> Dict[Text, Any]:
@@ -149,6 +182,19 @@ class ValidateLicenseForm(FormValidator):
         return {"acquired": f"{kind}:{day.isoformat()}"}
 
     @given
+    def validate_licensable_age_on(self, value, dispatcher, tracker, domain) -> Dict[Text, Any]:
+        if value == "long ago" or parsing.is_iso_date(str(value)):
+            return {"licensable_age_on": value}
+        prefer, _, said = str(value).partition(":")
+        t = common.town()
+        try:
+            day = when.parse_day(said, t, now=common.now(t), prefer="past" if prefer == "past" else "future")
+        except NeedsClarification as exc:
+            common.clarify(dispatcher, tracker, exc, hint=" (or say 'over a year ago')")
+            return {"licensable_age_on": None}
+        return {"licensable_age_on": day.isoformat()}
+
+    @given
     def validate_purchase_day(self, value, dispatcher, tracker, domain) -> Dict[Text, Any]:
         t = common.town()
         try:
@@ -176,8 +222,21 @@ def license_inputs(tracker: Tracker) -> dict[str, Any]:
         else:
             acquired = day
     on = date.fromisoformat(tracker.get_slot("purchase_day"))
+    age = tracker.get_slot("licensable_age_on")
     return {"on": on, "dogs": dogs, "neutered": neutered, "service_dogs": min(service, dogs),
-            "acquired": acquired, "moved_in": moved_in}
+            "acquired": acquired, "moved_in": moved_in,
+            "licensable_age_on": date.fromisoformat(age) if age and parsing.is_iso_date(age) else None}
+
+
+class ActionAskLicensableAge(Action):
+    """The license form's question for the day the dog turns 5 months, asked only when it matters."""
+
+    def name(self) -> Text:
+        return "action_ask_license_form_licensable_age_on"
+
+    async def run(self, dispatcher, tracker, domain) -> List[EventType]:
+        common.send_text(dispatcher, tracker, AGE_QUESTION)
+        return []
 
 
 class ActionLicenseAnswer(Action):

@@ -271,3 +271,154 @@ def valid_phone(value: str) -> Optional[str]:
     except phonenumbers.NumberParseException:
         ok = False
     return phonenumbers.format_number(number, phonenumbers.PhoneNumberFormat.NATIONAL) if ok else None
+
+
+# ----------------------------------------------------------------------------------------- time phrases
+
+_CLOCK_BEFORE = re.compile(r"(?:\b(?:at|around|about|by|after|before|from|until|till)\s+)?\b\d{1,2}(?::\d\d)?\s*"
+                           r"(?:am|pm|a\.m\.?|p\.m\.?|o'?clock)?\s*$", re.I)
+_PART_AFTER = re.compile(r"^\s*,?\s*(?:(?:in the|this|tomorrow|that|on|at)\s+)?(?:morning|afternoon|evening|night|"
+                         r"nite|tonight|today|tomorrow|am|pm|a\.m\.|p\.m\.|o'?clock)\b\.?", re.I)
+
+
+def time_phrase(text: str, whens: Iterable[dict]) -> Optional[str]:
+    """The whole time phrase of a message with its words, for when.resolve: from the first to the last time
+    entity, with a clock number just before it ("9 tonight") and part-of-day words just after it ("at 6 in the
+    morning", "at 5 pm"); counts elsewhere in the message ("2 old tires") stay out. None without a time entity."""
+    spans = [(e["start"], e["end"]) for e in whens if e.get("start") is not None and e.get("end") is not None]
+    if not text or not spans:
+        return None
+    start, end = min(s for s, _ in spans), max(e for _, e in spans)
+    before = _CLOCK_BEFORE.search(text[:start])
+    if before and before.group(0).strip():
+        start = before.start()
+    while True:
+        after = _PART_AFTER.match(text[end:])
+        if not after:
+            break
+        end += after.end()
+    return " ".join(text[start:end].split()) or None
+
+
+# ----------------------------------------------------------------------------------------- burning questions
+
+_BURN_VERB = re.compile(r"\b(?:burn|burning|light|throw|torch)\b\s+(?:up\s+|off\s+)?(.*)", re.I)
+_OBJECT_END = re.compile(r"\b(?:at|in|on|into|behind|out|outside|near|with|from|this|next|tomorrow|tonight|today|"
+                         r"right|now|before|after|during|around|about|is|if|when|or|and then|to)\b|[,?.!;]", re.I)
+_PRONOUN = re.compile(r"^\s*(?:it|them|those|these|that|this|all of it|all of them)\b", re.I)
+_NOT_MATERIAL = {"a", "an", "the", "my", "our", "his", "her", "their", "some", "of", "pile", "piles", "bunch", "lot",
+                 "lots", "few", "little", "bit", "stuff", "things", "thing", "old", "big", "small", "ok", "okay",
+                 "fire", "burn", "pit", "barrel", "there", "here", "yard", "property", "land", "anything", "something",
+                 "legally", "today", "tonight", "tomorrow", "monday", "tuesday", "wednesday", "thursday", "friday",
+                 "saturday", "sunday", "weekend", "morning", "afternoon", "evening", "night"}
+
+
+def names_a_material(text: str) -> bool:
+    """Does a burning question name something to burn that the NLU did not tag ("a pile of old horse manure",
+    "the boards", "them" after "railroad ties")? "can I burn right now?", "can i burn at 5 am" do not."""
+    m = _BURN_VERB.search(text or "")
+    if not m:
+        return False
+    if _PRONOUN.match(m.group(1)):
+        return True
+    obj = _OBJECT_END.split(m.group(1), maxsplit=1)[0]
+    return any(w not in _NOT_MATERIAL and len(w) > 2 for w in re.findall(r"[a-z]+", obj.lower()))
+
+
+# ----------------------------------------------------------------------------------------- definitions
+
+_QUOTED = re.compile(r"['\"‘“]([^'\"’”]{2,40})['\"’”]")
+_TERM_CUE = re.compile(r"(?:what does (?:the (?:word|term) )?|counts? as |considered |definition of |define |"
+                       r"meaning of |what(?:'s| is|s) (?:an? |the )?)(?:an? |the )?(.+?)(?:\s+mean\b|\s+in\b|"
+                       r"\s+under\b|[?.,!]|$)", re.I)
+_GENERIC = {"dog", "dogs", "cat", "cats", "pet", "pets", "animal", "animals", "puppy", "puppies", "pup", "pups"}
+
+
+def defined_term(text: str, terms: Iterable[str]) -> str:
+    """The term a "what does X mean" question asks about, found among the town's defined ``terms`` (longest
+    first; a quoted word or the words after "what does", "counts as", "considered" first; a generic word such as
+    "dog" only when nothing else is named); else the words after the cue, else the whole text."""
+    from knowledge.model import term_key
+
+    keys = sorted({term_key(t) for t in terms}, key=len, reverse=True)
+
+    def found_in(phrase: str, generic: bool = True) -> Optional[str]:
+        p = f" {term_key(phrase)} "
+        return next((k for k in keys if f" {k} " in p and (generic or k not in _GENERIC)), None)
+
+    for pattern in (_QUOTED, _TERM_CUE):
+        m = pattern.search(text or "")
+        if m:
+            return found_in(m.group(1)) or m.group(1).strip()
+    return found_in(text, generic=False) or found_in(text) or text
+
+
+# ----------------------------------------------------------------------------------------- animals and licenses
+
+_YOUNG = re.compile(r"^(pup|kitt)", re.I)
+_ONE_MORE = re.compile(r"\b(?:one|another|1|a)\s+more\b", re.I)
+_MEANING = re.compile(r"\b(mean|means|meaning|defin\w*|counts? as|considered)\b", re.I)
+_MOVED = re.compile(r"\b(mov(?:ed|ing|e)|relocat\w*|new (?:to|in) (?:town|the (?:town|city)))\b", re.I)
+_DEADLINE = re.compile(r"\b(when|by when|deadline|how long|how soon|how many days|by what date|until when)\b", re.I)
+
+
+def animals_and_young(entities: Iterable[dict], text: str = "") -> dict[str, int]:
+    """animal_limits' counts from "2 dogs and one just had 7 puppies": {"dogs": 2, "puppies": 7}; "we have 4
+    dogs, can we get one more?" counts the one more."""
+    out: dict[str, int] = {}
+    pending = None
+    for e in sorted(entities, key=lambda e: e.get("start", 0)):
+        if e["entity"] == "count":
+            pending = count_value(str(e["value"]))
+        elif e["entity"] in ("animal", "service_dog"):
+            word = animal_of(e)
+            young = bool(_YOUNG.match(said_word(e, text) or word))
+            kind = ("puppies" if young else "dogs") if word.startswith(("dog", "pup")) or e["entity"] == "service_dog" \
+                else ("kittens" if young else "cats") if word.startswith(("cat", "kitt")) else None
+            if kind and pending is not None:
+                out[kind] = out.get(kind, 0) + pending
+            pending = None
+    if _ONE_MORE.search(text or "") and len([k for k in out if k in ("dogs", "cats")]) == 1:
+        kind = next(k for k in out if k in ("dogs", "cats"))
+        out[kind] += 1
+    return out
+
+
+def asks_a_meaning(text: str) -> bool:
+    """"what does at large mean", "who counts as an owner": a question about a defined word."""
+    return bool(_MEANING.search(text or ""))
+
+
+def asks_moving_deadline(text: str) -> bool:
+    """"We moved here on April 25, when do they need licenses?": the deadline after moving in."""
+    return bool(_MOVED.search(text or "") and _DEADLINE.search(text or ""))
+
+
+_FIVE_MONTHS = re.compile(r"\b(turn(?:s|ed|ing)?|reach(?:es|ed)?|be|is|was|will be|hit(?:s)?)\s+(?:5|five)\s+"
+                          r"months?(?:\s+old)?\b", re.I)
+
+
+def five_months_when(whens: Iterable[dict], text: str) -> Optional[dict]:
+    """The time entity that follows "turns 5 months (on)" / "turned five months old (on)"."""
+    for e in whens:
+        if _FIVE_MONTHS.search(text[max(0, e["start"] - 40):e["start"]]):
+            return e
+    return None
+
+
+def five_months_past(text: str) -> bool:
+    """"turned 5 months", "reached five months": the date lies in the past."""
+    m = _FIVE_MONTHS.search(text or "")
+    return bool(m and m.group(1).lower() in ("turned", "reached", "was", "hit"))
+
+
+def said_word(e: dict, text: str) -> str:
+    """The words an entity covers as typed ("puppies"; its value may be the canonical "dog")."""
+    if text and e.get("start") is not None and e.get("end") is not None:
+        return text[e["start"]:e["end"]].lower()
+    return ""
+
+
+def names_young(entities: Iterable[dict], text: str = "") -> bool:
+    """"our dog had puppies": a litter is named (with or without a count)."""
+    return any(e["entity"] == "animal" and _YOUNG.match(said_word(e, text) or animal_of(e)) for e in entities)

@@ -192,7 +192,14 @@ def license_cost(town: Town, *, on: date, dogs: int = 1, neutered: int | None = 
         rule = _late(answer, town, licensable_age_on, acquired, moved_in, licensable_age_on)
         if rule.deadline:
             answer.step(f"License it by {rule.deadline:%B %-d, %Y} to avoid the late fee.", *rule.citations)
-        answer.value = {"total": 0.0, "exact": True, "late": False}
+        # what the license will cost when bought by that day (the resident asked "how much is her license?")
+        then = license_cost(town, on=licensable_age_on, dogs=dogs, neutered=neutered, service_dogs=service_dogs,
+                            acquired=acquired, moved_in=moved_in, licensable_age_on=licensable_age_on,
+                            option=option)
+        answer.step(f"Bought on {licensable_age_on:%B %-d, %Y}: {then.result}", *then.citations)
+        for step in then.steps:
+            answer.step(str(step), *step.citations)
+        answer.value = {"total": 0.0, "exact": True, "late": False, "then": then.value}
         add_contact(answer, town)
         return answer
 
@@ -207,8 +214,12 @@ def license_cost(town: Town, *, on: date, dogs: int = 1, neutered: int | None = 
     if half:
         answer.step(f"The dog reached licensable age ({age} months) on {licensable_age_on:%B %-d, %Y}, after "
                     f"{fmt(town, 'dog_license.half_after', town.value('dog_license.half_after', on))} of the "
-                    f"license year, so it pays {factor:g} of the tax.",
+                    f"license year, so it pays {'half' if factor == 0.5 else f'{factor:g}'} of the tax.",
                     *refs(town, "dog_license.half_after"), *refs(town, "dog_license.half_rate"))
+    elif licensable_age_on and licensable_age_on >= year_start:
+        answer.step(f"The dog reached licensable age ({age} months) on {licensable_age_on:%B %-d, %Y}, not after "
+                    f"{fmt(town, 'dog_license.half_after', town.value('dog_license.half_after', on))}, so the full "
+                    "tax applies (not half).", *refs(town, "dog_license.half_after"))
     _needs_age(answer, town, on, rule, half, acquired, moved_in, licensable_age_on)
 
     n_rate = _rate(answer, town, "dog_license.tax.neutered", on)
@@ -397,8 +408,14 @@ def _limit_warning(answer: Answer, town: Town, dogs: int, on: date) -> None:
     if dogs > limit:
         answer.cite(town.param("animal_limits.dogs").reference)
         p = town.param("animal_limits.dogs")
+        exceptions = []
+        for name in ("waiver", "kennel"):  # the limit's own exceptions (7.02-17(b)(2), (c))
+            rule = town.topics["animal_limits"].rules.get(name)
+            if rule is not None:
+                exceptions.append(town.render(rule.text, on).rstrip("."))
+                answer.cite(rule.citation)
         answer.caveats.append(f"{town.name} allows at most {plural(limit, 'dog')} ({p.description.lower()}, "
-                              f"{p.reference.ref}); see 'how many dogs' for the exceptions.")
+                              f"{p.reference.ref})" + (": " + "; ".join(exceptions) if exceptions else "") + ".")
 
 
 @with_lead

@@ -78,7 +78,10 @@ def animal_limits(town: Town, *, on: date, dogs: int | None = None, cats: int | 
     young = {"dog": counts["puppies"] or 0, "cat": counts["kittens"] or 0}
     if any(young.values()):
         _rule(answer, town, "young_count", on)
-    until = _litter_until(answer, town, litter_born, on) if litter_born and any(young.values()) else None
+    # a litter with its birth day but not its size ("our dog had puppies on March 1") still has a date
+    litter = any(young.values()) or (litter_born is not None and counts["puppies"] is None
+                                     and counts["kittens"] is None)
+    until = _litter_until(answer, town, litter_born, on) if litter_born and litter else None
     if town.has_param("animal_limits.dogs"):
         _numeric_limits(answer, town, on, counts, young, until)
     else:
@@ -87,7 +90,7 @@ def animal_limits(town: Town, *, on: date, dogs: int | None = None, cats: int | 
         chosen = rules.pick(town, "animal_limits", cross=False)
         if chosen is not None:
             answer.lead = rules.lead_of(town, chosen.rule, on)
-        if any(young.values()):
+        if litter:
             _rule(answer, town, "litter", on)
             if until:
                 answer.step(f"Your litter born {litter_born:%B %-d, %Y} counts from {until[1] + timedelta(days=1):%B %-d, %Y}.",
@@ -148,8 +151,9 @@ def _numeric_limits(answer: Answer, town: Town, on: date, counts: dict, young: d
                          "litter is left out of the count only while it is young enough. When was it born?")
     else:
         described = any(v is not None for v in counts.values())
+        # not "Yes": the resident may have asked "are we over the limit?"
         answer.result = f"You may keep up to {limit_words} ({ref})" + (
-            " — what you describe is within the limit." if described else ".")
+            " — what you describe is allowed: within the limit." if described else ".")
     for name in ("waiver", "kennel"):
         text = _rule(answer, town, name, on, step=False)
         if text:

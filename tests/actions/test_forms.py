@@ -257,7 +257,8 @@ def test_a_time_that_is_not_a_time_is_asked_again_in_words_about_time():
                     requested_slot="burn_time")
     d, slots = run(ValidateBurnForm(), tr, BURN_DOMAIN)
     assert slots.get("burn_time") is None
-    assert any("what time you mean" in t for t in texts(d)), texts(d)
+    # the engine's own words for what it could not read, then how to say a time
+    assert any("you mean by \"yes\"" in t and "a time like '10 am'" in t for t in texts(d)), texts(d)
 
 
 def test_the_opening_request_sent_again_is_not_taken_as_the_name():
@@ -271,3 +272,31 @@ def test_the_opening_request_sent_again_is_not_taken_as_the_name():
     tr = burn_reply("Pat Olson", "inform", requested_slot="burner_name")
     _, slots = run(ValidateBurnForm(), tr, BURN_DOMAIN)
     assert slots["burner_name"] == "Pat Olson"
+
+
+AGE_DOMAIN = {"forms": LICENSE_DOMAIN["forms"],
+              "slots": {**LICENSE_DOMAIN["slots"], "licensable_age_on": {"type": "text", "mappings": [{"type": "custom"}]}}}
+
+
+def test_the_puppys_five_months_day_is_asked_only_when_the_answer_depends_on_it():
+    filled = {"dog_count": 1.0, "dogs_neutered": "none", "service_dog": "0", "purchase_day": "2026-07-02"}
+    got_this_year = make_tracker("today", "inform", slots={**filled, "acquired": "got:2026-06-20",
+                                                           "requested_slot": "purchase_day"},
+                                 active_loop="license_form")
+    _, slots = run(ValidateLicenseForm(), got_this_year, AGE_DOMAIN)
+    assert slots["requested_slot"] == "licensable_age_on"
+    had_long = make_tracker("today", "inform", slots={**filled, "acquired": "long ago",
+                                                      "requested_slot": "purchase_day"}, active_loop="license_form")
+    _, slots = run(ValidateLicenseForm(), had_long, AGE_DOMAIN)
+    assert slots.get("requested_slot") is None
+
+
+def test_the_five_months_day_said_in_the_question_is_used():
+    text = "our female puppy (not spayed) turns 5 months on sept 10. how much is her license?"
+    tr = make_tracker(text, "ask_license_cost", [ent(text, "on sept 10", "when")], active_loop="license_form")
+    _, slots = run(ValidateLicenseForm(), tr, AGE_DOMAIN)
+    assert slots["licensable_age_on"] == "2026-09-10"
+    tr = make_tracker("", slots={"dog_count": 1.0, "dogs_neutered": "none", "service_dog": "0",
+                                 "acquired": "long ago", "purchase_day": "2026-07-02",
+                                 "licensable_age_on": "2026-09-10"})
+    assert license_inputs(tr)["licensable_age_on"].isoformat() == "2026-09-10"
