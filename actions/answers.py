@@ -164,8 +164,13 @@ class ActionAnswer(Action):
                                              "material": material_said(tracker)})]
         except NeedsClarification as exc:
             common.clarify(dispatcher, tracker, exc)
-            return [SlotSet("pending_when", None)]
-        return common.send(dispatcher, tracker, answer) + [SlotSet("pending_when", None)]
+            return clear_pending(tracker)
+        return common.send(dispatcher, tracker, answer) + clear_pending(tracker)
+
+
+def clear_pending(tracker: Tracker) -> list:
+    """Forget a time asked back ("9 in the morning or at night?") once another answer is given."""
+    return [SlotSet("pending_when", None)] if tracker.get_slot("pending_when") is not None else []
 
 
 async def answer_pick(dispatcher, tracker: Tracker) -> list | None:
@@ -184,7 +189,7 @@ async def answer_pick(dispatcher, tracker: Tracker) -> list | None:
     except NeedsClarification as exc:
         common.clarify(dispatcher, tracker, exc)
         return []
-    answer = handlers.burning(t, at=at, order=common.burning_order(t), material=pending.get("material"))
+    answer = handlers.burning(t, at=at, orders=common.burning_orders(t), material=pending.get("material"))
     return common.send(dispatcher, tracker, answer) + [SlotSet("pending_when", None)]
 
 

@@ -384,6 +384,8 @@ def _result(town, on, dogs, taxed, total, exact, chosen, individual_words, late,
     if late:
         late_words = (f", including the {fmt(town, 'dog_license.late_fee', late_fee)} late fee" if late_fee is not None
                       else ", plus a late fee whose amount is not in our copy")
+    elif late is False:
+        late_words = ", on time: no late fee"
     option_words = ("an individual license" if dogs == 1 else "individual licenses") if chosen == "individual" \
         else "a multiple dog license"
     prefix = "" if exact else "At least "
