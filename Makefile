@@ -36,7 +36,7 @@ CHECK_PYTEST = ABUSE_EXAMPLES=$(CHECK_ABUSE_EXAMPLES) PYTHONPATH=$(CURDIR) $(BIN
 check: install
 	@$(MAKE) --no-print-directory -j2 --output-sync=target check-engine check-front
 check-engine:
-	$(CHECK_PYTEST) tests/knowledge tests/actions tests/bot tests/records
+	$(CHECK_PYTEST) tests/knowledge tests/actions tests/bot tests/records tests/scenarios
 check-front:
 	$(CHECK_PYTEST) tests/web tests/abuse tests/faults
 
