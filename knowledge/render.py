@@ -37,14 +37,14 @@ _END = re.compile(r"(?<=[.!?])[\"')\]]*\s+")
 def sentences(text: str) -> list[str]:
     """``text`` cut into sentences, each with its end mark; nothing dropped but the spaces between them.
 
-    A period ends a sentence only before a capital letter, a digit or a quote, and not after an
+    A period ends a sentence only before a capital letter, a digit, an amount ("$25") or a quote, and not after an
     abbreviation ("Wis. Stat.", "e.g.") or after "a.m."/"p.m." followed by a time zone ("3:00 p.m. CST")."""
     text = re.sub(r"\s+", " ", text or "").strip()
     out, start = [], 0
     for m in _END.finditer(text):
         before, after = text[start:m.start()], text[m.end():]
         head = before + text[m.start():m.end()].rstrip()
-        if not after or not re.match(r"[A-Z0-9\"'(]", after):
+        if not after or not re.match(r"[A-Z0-9$£\"'(]", after):
             continue
         if _ABBREV.search(head.rstrip("\"')]")):
             continue

@@ -72,6 +72,8 @@ def test_sentences_keep_abbreviations_times_and_dates_whole():
     assert render.sentences(text) == ["Burn until 8:38 p.m. CDT today.", "After 8:38 p.m.", "You may not.",
                                       "See Wis. Stat. 174.05(2) and Sec. 7.02-4.", "It is $5.00, e.g. for one dog.",
                                       "Done"]
+    assert render.sentences("The fee is 5. $10 is late.") == ["The fee is 5.", "$10 is late."], \
+        "a sentence may open with an amount"
     assert render.clauses("On July 4, 2026, you may; or not") == ["On July 4, 2026,", "you may;", "or not"]
 
 
