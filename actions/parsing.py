@@ -389,6 +389,12 @@ def asks_a_meaning(text: str) -> bool:
     return bool(_MEANING.search(text or ""))
 
 
+def asks_how_long(text: str) -> bool:
+    """ "How long is the quarantine?", "how many days", "when can she come out": a question about the period."""
+    return bool(re.search(r"\bhow (long|many (days|weeks))\b|\b(days?|weeks?)\b|quarant|isolat|confine|observ|"
+                          r"\bwhen (can|will|does|do)\b|\brelease|\bend\b|\bover\b", text or "", re.I))
+
+
 def asks_moving_deadline(text: str) -> bool:
     """"We moved here on April 25, when do they need licenses?": the deadline after moving in."""
     return bool(_MOVED.search(text or "") and _DEADLINE.search(text or ""))

@@ -94,6 +94,7 @@ class _Parsed:
     part: Part | None = None
     part_word: str = ""
     weekend: bool = False
+    week: str = ""  # "this" | "next": the calendar week (Monday to Sunday) as a whole
     clock: tuple[int, int, str] | None = None  # hour, minute, "am" | "pm" | "24" | "" (bare)
     clock_text: str = ""
     midnight: bool = False
@@ -204,6 +205,9 @@ def _take_part(text: str, p: _Parsed) -> str:
     m = re.search(r"\b(?:this |the |on the )?weekend\b", text)
     if m:
         p.weekend, text = True, _cut(text, m)
+    m = re.search(r"\b(this|next|the) week\b", text)
+    if m and not p.weekend:
+        p.week, text = ("next" if m.group(1) == "next" else "this"), _cut(text, m)
     for words, part, today in daypart.PART_WORDS:
         m = re.search(rf"\b(?:{words})\b", text)
         if m:
@@ -407,6 +411,8 @@ def _resolve(text: str, town: Town, now: datetime, prefer: str, day_only: bool) 
     rest = _take_clock(rest, p)
     if p.day is None:
         rest = _take_day(rest, p, today, prefer)
+    if p.week and p.day is None and not p.weekend:
+        return _week(p, today, local, tz, prefer)
     if p.day is None and not p.weekend:
         p.day = _absolute_day(rest, today, prefer)
         if p.day is None and not (p.part or p.clock or p.midnight or p.sun):
@@ -438,6 +444,20 @@ def _weekend(p: _Parsed, today: date, local: datetime, tz: ZoneInfo, prefer: str
     label = f"this weekend{' ' + p.part_word if p.part else ''}"
     return Moment(start, end, "interval", f"{label} ({words_for_day(start.date())} {words_for_time(start)} to "
                                           f"{words_for_day(end.date())} {words_for_time(end)})", part="weekend")
+
+
+def _week(p: _Parsed, today: date, local: datetime, tz: ZoneInfo, prefer: str) -> Moment:
+    """"this week": from now (or today's start) to Sunday night; "next week": the next Monday to Sunday."""
+    if p.clock or p.midnight or p.sun or p.part:
+        raise NeedsClarification(f"Which day {p.week} week do you mean? A day like \"Tuesday\" or a date like "
+                                 "\"June 6\" settles it.", field="when")
+    monday = today - timedelta(days=today.weekday()) + timedelta(days=7 if p.week == "next" else 0)
+    start = datetime.combine(max(monday, today), WHOLE_DAY.start, tz)
+    end = datetime.combine(monday + timedelta(days=6), WHOLE_DAY.end, tz)
+    if prefer == "future" and start < local <= end:
+        start = local
+    return Moment(start, end, "interval", f"{p.week} week ({words_for_day(start.date())} {words_for_time(start)} to "
+                                          f"{words_for_day(end.date())} {words_for_time(end)})", part="week")
 
 
 def _place(p: _Parsed, town: Town, local: datetime, tz: ZoneInfo, prefer: str) -> Moment:

@@ -344,6 +344,10 @@ def _lead(town, moment, start, end, day, rise, set_, daylight, blocked, match) -
     condition = town.render(r.text, day).rstrip(".")
     if moment.kind == "day":
         when = f"{words_for_day(day).split(',')[0]} from sunrise ({_clock(rise)}) to sunset ({_clock(set_)})"
+    elif end is not None and end.date() > start.date():  # "this weekend", "this week": several days
+        label = (moment.said or "").split(" (")[0] or "on those days"
+        when = (f"{label}, each day from sunrise to sunset only ({_clock(rise)} to {_clock(set_)} on "
+                f"{words_for_day(day).split(',')[0]})")
     elif daylight == "some" or moment.kind == "evening":
         when = f"{'tonight' if moment.kind == 'evening' else 'then'} until sunset, {_clock(set_)}, not after"
     else:

@@ -209,3 +209,18 @@ def test_a_cat_license_question_read_as_permits_gets_the_cat_answer(dispatcher, 
     run(ActionAnswer(), dispatcher, make_tracker(text, "ask_permits", [ent(text, "cat", "animal")]))
     out = texts(dispatcher)[0]
     assert "Table 58-517(b)" in out and "Dunkirk" not in out
+
+
+def test_is_there_a_burn_ban_this_week_checks_the_orders_from_now_to_sunday():
+    _order(datetime(2026, 7, 4, 8, tzinfo=CDT), datetime(2026, 7, 5, 18, tzinfo=CDT))  # Saturday-Sunday
+    week = _ask("has the fire chief banned burning this week", "ask_no_burning_order", "this week")
+    assert week.startswith("Yes: a no-burning order is in effect") and "For this week" in week
+    following = _ask("is there a burn ban next week", "ask_no_burning_order", "next week")
+    assert following.startswith("No"), following
+
+
+def test_who_to_report_a_bite_to_leads_with_the_report_rule_not_the_quarantine_length():
+    out = _ask("a loose dog bit my daughter, who do i report it to", "ask_bites")
+    assert out.startswith("Report the bite to a law enforcement officer"), out
+    length = _ask("my dog bit the mail carrier, how long is the quarantine", "ask_bites")
+    assert "10 days" in length and "14 days" in length and not length.startswith("Report"), length

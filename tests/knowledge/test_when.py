@@ -39,3 +39,17 @@ def test_a_bare_hour_of_one_to_five_is_afternoon_and_says_so(dunkirk):
     moment = when.resolve("at 3", dunkirk, local(2026, 5, 15, 10, 0))
     assert moment.start == local(2026, 5, 15, 15, 0)
     assert "3:00 p.m." in moment.said and "afternoon" in moment.said
+
+
+def test_this_week_runs_from_now_to_sunday_night_and_next_week_is_monday_to_sunday(dunkirk):
+    friday = local(2026, 5, 15, 10, 0)
+    this = when.resolve("is there a burn ban this week", dunkirk, friday)
+    assert (this.start, this.end, this.kind) == (friday, local(2026, 5, 17, 23, 59), "interval")
+    nxt = when.resolve("next week", dunkirk, friday)
+    assert (nxt.start, nxt.end) == (local(2026, 5, 18, 0, 0), local(2026, 5, 24, 23, 59))
+
+
+def test_a_clock_time_this_week_asks_which_day(dunkirk):
+    with pytest.raises(NeedsClarification) as err:
+        when.resolve("next week at 9", dunkirk, local(2026, 5, 15, 10, 0))
+    assert "Which day next week" in err.value.message
