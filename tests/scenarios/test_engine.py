@@ -59,7 +59,6 @@ def litter(words: str, args: dict) -> dict:
 KNOWN_GAPS = {
     "A fire 50 feet from the house": "burn_setbacks is a topic: it states the 40-foot rule, it takes no distance",
     "A Mequon cat possibly exposed": "Wis. Stat. 95.21 (180/60 days) is not in knowledge/state",
-    "Not picking up dog waste in Dunkirk": "the animal_waste topic names 7.02-18(c) but not its $25-$100 amounts",
 }
 
 
