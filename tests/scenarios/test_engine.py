@@ -57,7 +57,6 @@ def litter(words: str, args: dict) -> dict:
 
 #: scenarios the engine does not yet answer as the independent author expects, and why (reported in #10)
 KNOWN_GAPS = {
-    "A fire 50 feet from the house": "burn_setbacks is a topic: it states the 40-foot rule, it takes no distance",
 }
 
 
