@@ -27,7 +27,7 @@ def run(scenario: dict):
         at = datetime.fromisoformat(str(args.pop("at"))).replace(tzinfo=ZoneInfo(t.timezone))
         return handlers.burning(t, at=at, **args)
     if call == "topic":
-        return handlers.topic(t, args["key"], on=today)
+        return handlers.topic(t, args["key"], on=today, question=scenario["message"])  # as the chat passes it
     if call == "section":
         return handlers.section(t, str(args["ref"]))
     if call == "definition":
