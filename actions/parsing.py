@@ -341,10 +341,18 @@ _DISTANCE = re.compile(r"(\d+(?:\.\d+)?|\b[a-z]+(?:[- ][a-z]+)?)\s*(ft|feet|foot
                        re.I)
 
 
-def distance_feet(text: str) -> Optional[float]:
-    """The first distance in ``text`` in feet ("50 ft", "50'", "fifty feet", "20 yards", "15 m"); None if none."""
+_AWAY = re.compile(r"\s*(from|away|off|of (the|my|our|a|an|any|his|her|their|that|this)|to (the|my|our|a|an|any))\b",
+                   re.I)
+
+
+def distance_feet(text: str, away: bool = False) -> Optional[float]:
+    """The first distance in ``text`` in feet ("50 ft", "50'", "fifty feet", "20 yards", "15 m"); None if none.
+    ``away``: only a distance said as one ("20 feet from the garage", "30 ft away"), not a size ("a 10 foot
+    pile", "2 ft of brush")."""
     for m in _DISTANCE.finditer(text or ""):
         number, unit = m.group(1), m.group(2).lower()
+        if away and not _AWAY.match(text, m.end()):
+            continue
         if re.fullmatch(r"\d+(?:\.\d+)?", number):
             value = float(number)
         else:  # number words only ("fifty", "forty five"): not "a foot", "and a foot"

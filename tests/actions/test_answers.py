@@ -231,3 +231,10 @@ def test_a_burn_asked_about_far_enough_from_a_building_is_answered_for_the_time(
     run(ActionAnswer(), dispatcher, make_tracker(text, "ask_can_burn", [ent(text, "tomorrow at 3", "when")]))
     out = texts(dispatcher)[0]
     assert "7.11" in out and not out.startswith(("No, ", "Yes, 60 feet"))
+
+
+def test_the_size_of_a_pile_is_not_read_as_its_distance_from_a_building(dispatcher):
+    text = "can i burn a 10 foot pile of brush tomorrow at 3"
+    run(ActionAnswer(), dispatcher, make_tracker(text, "ask_can_burn", [ent(text, "tomorrow at 3", "when")]))
+    out = texts(dispatcher)[0]
+    assert "too close" not in out and "7.11" in out

@@ -162,3 +162,15 @@ def test_the_date_that_goes_with_each_question():
 ])
 def test_the_distance_a_resident_gives_is_read_in_feet(text, feet):
     assert parsing.distance_feet(text) == feet
+
+
+@pytest.mark.parametrize("text, feet", [
+    ("can i burn brush 20 feet from my garage", 20.0),
+    ("can i burn the pile 30 ft away from the shed", 30.0),
+    ("can i burn within 40 ft of the house", 40.0),
+    ("can i burn a 10 foot pile of brush", None),
+    ("can i burn 2 ft of brush tonight", None),
+    ("my pile is 6 feet high, can i burn it", None),
+])
+def test_a_burn_question_reads_only_a_distance_said_as_one(text, feet):
+    assert parsing.distance_feet(text, away=True) == feet
