@@ -84,6 +84,12 @@ def answer_for(intent: str, tracker: Tracker, t, now) -> Answer:
                                      "Department or the Clerk before you burn.")
             return answer
         return handlers.burning_order_status(t, now=now, orders=orders, during=during)
+    feet = parsing.distance_feet(text) if intent == "ask_burn_setbacks" else \
+        parsing.distance_feet(text, away=True) if intent == "ask_can_burn" else None
+    if feet is not None:  # "is 50 ft from the house far enough?"; a burn asked about too close gets its "No"
+        setback = handlers.burn_setback(t, distance_feet=feet, on=today)
+        if intent == "ask_burn_setbacks" or setback.value is not True:
+            return setback
     if intent in ("ask_can_burn", "ask_burning_hours") or (
             intent == "ask_prohibited_materials" and common.entity(tracker, "material")):
         said = time_phrase(tracker)

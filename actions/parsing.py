@@ -334,6 +334,39 @@ _TERM_CUE = re.compile(r"(?:what does (?:the (?:word|term) )?|counts? as |consid
 _GENERIC = {"dog", "dogs", "cat", "cats", "pet", "pets", "animal", "animals", "puppy", "puppies", "pup", "pups"}
 
 
+#: units residents give a distance in, as feet per unit (exact definitions: 1 yd = 3 ft, 1 ft = 0.3048 m)
+_FEET_PER = {"ft": 1.0, "feet": 1.0, "foot": 1.0, "'": 1.0, "yd": 3.0, "yds": 3.0, "yard": 3.0, "yards": 3.0,
+             "m": 1 / 0.3048, "meter": 1 / 0.3048, "meters": 1 / 0.3048, "metre": 1 / 0.3048, "metres": 1 / 0.3048}
+_DISTANCE = re.compile(r"(\d+(?:\.\d+)?|\b[a-z]+(?:[- ][a-z]+)?)\s*(ft|feet|foot|'|yds?|yards?|meters?|metres?|m)(?![a-z])",
+                       re.I)
+
+
+_AWAY = re.compile(r"\s*(from|away|off|of (the|my|our|a|an|any|his|her|their|that|this)|to (the|my|our|a|an|any))\b",
+                   re.I)
+
+
+def distance_feet(text: str, away: bool = False) -> Optional[float]:
+    """The first distance in ``text`` in feet ("50 ft", "50'", "fifty feet", "20 yards", "15 m"); None if none.
+    ``away``: only a distance said as one ("20 feet from the garage", "30 ft away"), not a size ("a 10 foot
+    pile", "2 ft of brush")."""
+    for m in _DISTANCE.finditer(text or ""):
+        number, unit = m.group(1), m.group(2).lower()
+        if away and not _AWAY.match(text, m.end()):
+            continue
+        if re.fullmatch(r"\d+(?:\.\d+)?", number):
+            value = float(number)
+        else:  # number words only ("fifty", "forty five"): not "a foot", "and a foot"
+            tokens = re.split(r"[- ]", number.lower())
+            if any(w in ("a", "an", "to", "too", "for", "tree") or count_value(w) is None for w in tokens):
+                continue
+            value = count_value(number)
+            if value is None:
+                continue
+        feet = value * _FEET_PER[unit]
+        return round(feet, 1) if feet != int(feet) else float(int(feet))
+    return None
+
+
 def defined_term(text: str, terms: Iterable[str]) -> str:
     """The term a "what does X mean" question asks about, found among the town's defined ``terms`` (longest
     first; a quoted word or the words after "what does", "counts as", "considered" first; a generic word such as

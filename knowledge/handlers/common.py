@@ -33,8 +33,8 @@ def not_covered(town: Town, topic: str, on: date) -> Answer:
                          f"Please ask {ask_clerk(town)}.")
     if town.scope is not None:
         answer.step(f"The {town.code_name} we hold covers {town.scope.quote}.", town.scope)
-    if t.note:
-        answer.step(town.render(t.note, on), *((town.scope,) if town.scope is not None else ()))
+    if t.note:  # backed by the related rules the note names (the topic's citations), else by the scope
+        answer.step(town.render(t.note, on), *(t.citations or ((town.scope,) if town.scope is not None else ())))
     answer.caveats.append(f"For an answer, ask: {town.contact_line()}.")
     return answer
 

@@ -2,7 +2,8 @@
 
 Dunkirk Code 7.02-5(d) (isolation and confinement periods) and 7.02-9 (the owner's duty after a bite): both
 periods apply after a bite, and both are reported. Mequon Code 58-527 (derived number): home quarantine with
-proof of vaccination, clinic quarantine without it, and the certificate returned within its deadline.
+proof of vaccination, clinic quarantine without it, and the certificate returned within its deadline; after an
+exposure, the periods of Wis. Stat. 95.21 (58-525 refers to it) as our summary of the statute gives them.
 Without the day of the incident the answer names every period and asks for the day (``data["needs"]``).
 The words of the law are the towns' parameter descriptions and quarantine topic rules (topics.yml).
 """
@@ -13,6 +14,7 @@ from datetime import date, timedelta
 
 from ..errors import NeedsClarification
 from ..model import Answer, Town
+from ..rules import lead_of
 from .common import a_day, add_contact, add_gaps, not_covered, plural, use, with_lead
 
 KINDS = ("bite", "exposure")
@@ -126,7 +128,17 @@ def _isolation_style(answer, town, incident, today, kind, animal, vaccinated) ->
                            f"{obs_what} through {obs:%B %-d} ({obs_ref}).")
         answer.caveats.append(_say(answer, town, "report_bite", today, step=False))
         return
-    # exposure to a rabid animal
+    _exposure(answer, town, incident, today, vaccinated)
+
+
+def _exposure(answer, town, incident, today, vaccinated) -> None:
+    """A dog or cat exposed to a rabid animal: the periods of the town's quarantine.exposure.* parameters
+    (Dunkirk 7.02-5(d)(3); Mequon: Wis. Stat. 95.21, which 58-525 refers to). The quarantine topic's rules
+    `report_exposure` (optional: opens the answer), `vaccinate_window` and `revaccinate` (optional) give the words."""
+    rules = town.topics["quarantine"].rules
+    report = _say(answer, town, "report_exposure", today) if "report_exposure" in rules else ""
+    if report and getattr(rules["report_exposure"], "lead", ""):
+        answer.lead = lead_of(town, rules["report_exposure"], today)
     if vaccinated is None:
         answer.caveats.append("You didn't say whether the animal is currently vaccinated; both cases are shown.")
     results, value = [], {}
@@ -151,16 +163,21 @@ def _isolation_style(answer, town, incident, today, kind, animal, vaccinated) ->
     if vaccinated in (True, None):
         name = "quarantine.exposure.vaccinated_days"
         days, end = _period(answer, town, name, incident, today)
-        again = _say(answer, town, "revaccinate", today)
+        again = _say(answer, town, "revaccinate", today) if "revaccinate" in rules else ""
         span = f"for {plural(days, 'day')}" if incident is None else f"through {end:%B %-d, %Y}"
-        results.append(f"{_lower(town.param(name).description)} {span}; {_lower(again).rstrip('.')}")
+        results.append(f"{_lower(town.param(name).description)} {span}"
+                       + (f"; {_lower(again).rstrip('.')}" if again else ""))
         value.update(vaccinated_days=days) if incident is None else value.update(vaccinated_end=end.isoformat())
     answer.value = value
-    answer.result = f"After exposure to a rabid animal{_on(incident)}: " + "; ".join(results) + "."
+    answer.result = (f"{report} " if report else "") + \
+        f"After exposure to a rabid animal{_on(incident)}: " + "; ".join(results) + "."
 
 
 def _home_clinic_style(answer, town, incident, today, kind, animal, vaccinated) -> None:
     """Towns with home quarantine given proof of vaccination, clinic quarantine without (Mequon 58-527)."""
+    if kind == "exposure" and animal != "other" and town.has_param("quarantine.exposure.unvaccinated_days"):
+        _exposure(answer, town, incident, today, vaccinated)
+        return
     if kind != "bite" or animal == "other":
         answer.result = _say(answer, town, "other_cases", today, step=False)
         for c in town.topics["quarantine"].citations:

@@ -224,3 +224,32 @@ def test_who_to_report_a_bite_to_leads_with_the_report_rule_not_the_quarantine_l
     assert out.startswith("Report the bite to a law enforcement officer"), out
     length = _ask("my dog bit the mail carrier, how long is the quarantine", "ask_bites")
     assert "10 days" in length and "14 days" in length and not length.startswith("Report"), length
+
+
+def test_a_distance_asked_about_the_setback_is_answered_against_the_rule(dispatcher):
+    """7.12(5): no open burning "within 40 feet from any structure"; the distance is read from the message."""
+    run(ActionAnswer(), dispatcher, make_tracker("is 50 ft from my house far enough for a brush fire?",
+                                                 "ask_burn_setbacks"))
+    out = texts(dispatcher)[0]
+    assert out.startswith("Yes, 50 feet is far enough") and "40 feet" in out and "7.12(5)" in out
+
+
+def test_a_burn_asked_about_too_close_to_a_building_is_no_whatever_the_time(dispatcher):
+    text = "can i burn brush 20 feet from my garage tomorrow at 3"
+    run(ActionAnswer(), dispatcher, make_tracker(text, "ask_can_burn", [ent(text, "tomorrow at 3", "when")]))
+    out = texts(dispatcher)[0]
+    assert out.startswith("No, 20 feet is too close") and "7.12(5)" in out
+
+
+def test_a_burn_asked_about_far_enough_from_a_building_is_answered_for_the_time(dispatcher):
+    text = "can i burn brush 60 feet from my garage tomorrow at 3"
+    run(ActionAnswer(), dispatcher, make_tracker(text, "ask_can_burn", [ent(text, "tomorrow at 3", "when")]))
+    out = texts(dispatcher)[0]
+    assert "7.11" in out and not out.startswith(("No, ", "Yes, 60 feet"))
+
+
+def test_the_size_of_a_pile_is_not_read_as_its_distance_from_a_building(dispatcher):
+    text = "can i burn a 10 foot pile of brush tomorrow at 3"
+    run(ActionAnswer(), dispatcher, make_tracker(text, "ask_can_burn", [ent(text, "tomorrow at 3", "when")]))
+    out = texts(dispatcher)[0]
+    assert "too close" not in out and "7.11" in out

@@ -147,3 +147,30 @@ def test_the_date_that_goes_with_each_question():
                               asked=False) is None
     assert parsing.when_after(ents(bare, ("in May", "when")), bare, parsing.BUY_CUE, parsing.ACQUIRED_CUE,
                               asked=True)["value"] == "in May"
+
+
+@pytest.mark.parametrize("text, feet", [
+    ("is 50 ft from my house far enough for a brush fire?", 50.0),
+    ("my pile is 30' from the barn", 30.0),
+    ("fifty feet from the house ok?", 50.0),
+    ("forty five feet from the shed", 45.0),
+    ("about 20 yards from the shed", 60.0),
+    ("15 m from the garage", 49.2),
+    ("can i burn 3 tires 10 feet from my house", 10.0),
+    ("can i burn tonight", None),
+    ("i have 2 dogs and a foot of snow", None),
+])
+def test_the_distance_a_resident_gives_is_read_in_feet(text, feet):
+    assert parsing.distance_feet(text) == feet
+
+
+@pytest.mark.parametrize("text, feet", [
+    ("can i burn brush 20 feet from my garage", 20.0),
+    ("can i burn the pile 30 ft away from the shed", 30.0),
+    ("can i burn within 40 ft of the house", 40.0),
+    ("can i burn a 10 foot pile of brush", None),
+    ("can i burn 2 ft of brush tonight", None),
+    ("my pile is 6 feet high, can i burn it", None),
+])
+def test_a_burn_question_reads_only_a_distance_said_as_one(text, feet):
+    assert parsing.distance_feet(text, away=True) == feet
