@@ -221,4 +221,5 @@ RETAINED = {
     "inbound_sms": inbound_sms,
     "transcript_messages": transcript,
     "conversations": conversations,
+    "sms_alerts": sms_alerts,  # phone numbers and texts about orders (#14)
 }
