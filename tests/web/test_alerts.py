@@ -147,3 +147,19 @@ def test_a_status_callback_must_be_signed_and_well_formed(app_, store):
     assert client.post("/sms/status?alert=1", data=form, headers={"X-Twilio-Signature": bad}).status_code == 403
     assert client.post("/sms/status?alert=x", data=form,
                        headers={"X-Twilio-Signature": sign("/sms/status?alert=x", form)}).status_code == 400
+
+
+def test_every_text_is_gsm7_and_at_most_two_segments_even_with_a_long_reason(app_):
+    from types import SimpleNamespace
+    from datetime import datetime, timezone
+    from web import alerts, get_town
+    order = SimpleNamespace(id=7, start_at=datetime(2026, 12, 5, 6, tzinfo=timezone.utc), end_at=None,
+                            board_action="Special meeting \u2014 motion 3 \U0001F525", reason="Very dry. " * 60)
+    note = SimpleNamespace(burn_date=date(2026, 12, 6), reference="DK-ABCDE")
+    with app_.app_context():
+        town = get_town()
+        texts = {k: alerts.compose(town, k, order, note, order.start_at) for k in ("order", "lifted", "fire")}
+    assert "from Sat Dec 5 12:00 a.m. CST until it is lifted" in texts["order"]
+    assert "Special meeting - motion 3" in texts["fire"] and texts["fire"].endswith("...")
+    for text in texts.values():
+        assert to_gsm7(text) == text and gsm7_length(text) <= SMS_LIMIT
