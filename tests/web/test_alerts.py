@@ -90,7 +90,8 @@ def test_an_order_over_three_days_texts_exactly_those_notifiers_once_and_the_lif
             n = inside[m["to"]]
             assert "The Town Board has issued a no-burning order from Sat Dec 5 12:00 a.m. CST to Tue Dec 8 " \
                    "12:00 a.m. CST." in m["body"]
-            assert f"Your burn on {n.burn_date:%a %b} {n.burn_date.day} (ref {n.reference}) may not go ahead." in m["body"]
+            day = f"{n.burn_date:%a %b} {n.burn_date.day}"
+            assert f"Your burn on {day} (ref {n.reference}) may not go ahead." in m["body"]
     fire = twilio.sent_to(FIRE)[0]["body"]
     assert "Special meeting 11/30, motion 3" in fire and "Exceptional dryness" in fire
     print(f"e2e: {len(notes)} notifications, {len(inside)} inside the order: {len(twilio.messages) - 1} texts to "
