@@ -25,7 +25,7 @@ system-deps:
 	  apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $$missing; \
 	else echo "system-deps: missing$$missing; run 'sudo apt-get install$$missing' (the tests that need them skip)"; fi
 
-# Everything, with honcho and the Procfile. Ctrl-C stops all three processes.
+# Everything, with honcho and the Procfile (Rasa, actions, web, the alert sender). Ctrl-C stops them all.
 # RASA_INSTANCES (1 or 2, default 2): Rasa is the CPU-bound part (about 40 ms a message on one core), so on a
 # 2-core machine a second instance nearly doubles throughput (docs/performance.md). With SQLite and no
 # shared lock store each conversation stays on one instance (web/rasa.py routes by conversation id).
@@ -39,7 +39,7 @@ run: install train $(WEB_TOKEN_FILE)
 	RASA_URL="$${RASA_URL:-$$urls}" RASA_PORT=$(RASA_PORT) ACTION_PORT=$(ACTION_PORT) WEB_PORT=$(WEB_PORT) WEB_HOST=$(WEB_HOST) \
 	  RASA_TOKEN="$${RASA_TOKEN:-$$(cat $(WEB_TOKEN_FILE))}" RASA_TELEMETRY_ENABLED=false \
 	  SQLALCHEMY_SILENCE_UBER_WARNING=1 SANIC_HOST=127.0.0.1 PYTHONPATH=$(CURDIR) \
-	  $(BIN)/honcho start -f Procfile $$names actions web
+	  $(BIN)/honcho start -f Procfile $$names actions web sender
 
 # Create a clerk account (asks for the password twice; there is no default account).
 clerk-account: install

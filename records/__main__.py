@@ -41,8 +41,13 @@ def main(argv: list[str] | None = None) -> int:
     sub.add_parser("migrate", help="bring the database to the newest schema (the store also does it on start)")
     r = sub.add_parser("revision", help="write an alembic migration for a change to records/schema.py")
     r.add_argument("message")
+    sa = sub.add_parser("send-alerts", help="send the queued SMS alerts about no-burning orders (the sender process)")
+    sa.add_argument("--once", action="store_true", help="send what is due now, then stop")
     args = parser.parse_args(argv)
 
+    if args.cmd == "send-alerts":
+        from .alert_sender import main as send_alerts
+        return send_alerts(once=args.once)
     store = Store.from_env()
     if args.cmd == "migrate":
         print(f"{safe_url(store.engine.url)}: schema is current")

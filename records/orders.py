@@ -4,8 +4,10 @@ temporarily prohibiting open burning"; 7.10(4)). Each order is dated: in force f
 still in force then ends there (or, if it had not begun, is superseded whole); extending and lifting early are
 their own entries. Every change is an event with who recorded it, when, and the Board action.
 
-``notifications_affected`` is the seam for telling residents: the burn notifications whose day an order
-recorded, extended or lifted now covers or no longer covers.
+``notifications_affected`` lists the burn notifications whose day a change covers or frees. Given an
+``AlertPlan`` (records/outbox.py), a change also queues, in its own transaction, the texts it owes: "may not
+go ahead" to notifiers whose day it now covers, the all-clear to those told whose day it frees wholly, and
+the Fire Department's copy of a recorded order.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from knowledge.model import BurningOrder
 from . import schema as s
 from .burns import BurnNotification
 from .clock import utcnow
+from .outbox import AlertPlan, queue_all_clear, queue_order_alerts
 
 
 @dataclass(frozen=True)
@@ -98,8 +101,9 @@ class BurningOrders:
     # -- writing ---------------------------------------------------------------------------------------
 
     def record_order(self, town: str, start: datetime, end: datetime | None, *, reason: str, board_action: str,
-                     recorded_by: str, now: datetime | None = None) -> OrderResult:
-        """Record an order as the Board issued it; older orders still in force at ``start`` give way to it."""
+                     recorded_by: str, now: datetime | None = None, alerts: AlertPlan | None = None) -> OrderResult:
+        """Record an order as the Board issued it; older orders still in force at ``start`` give way to it.
+        With ``alerts``, the texts it owes are queued in the same transaction."""
         _aware(start, "start")
         _aware(end, "end")
         if end is not None and end <= start:
@@ -120,11 +124,17 @@ class BurningOrders:
                 conn.execute(update(o).where(o.c.id == old.id).values(end_at=cut, ended_by=f"superseded by order {new_id}"))
                 events.append(self._event(conn, town, old.id, "superseded", old.start_at, cut, row["board_action"],
                                           f"superseded by order {new_id} from {start.isoformat()}", by, now))
+            if alerts is not None:
+                order = self._order_in(conn, new_id)
+                queue_order_alerts(conn, alerts, order, start, end, now, fire=True)
+                queue_all_clear(conn, alerts, town, [ev.order_id for ev in events if ev.kind == "superseded"],
+                                start, now)
         return OrderResult(self._order(new_id), start, end, tuple(events))
 
     def extend_order(self, order_id: int, end: datetime | None, *, board_action: str, recorded_by: str,
-                     reason: str = "", now: datetime | None = None) -> OrderResult:
-        """Move an order's end later (``end`` None: until lifted). An order it now runs into is superseded."""
+                     reason: str = "", now: datetime | None = None, alerts: AlertPlan | None = None) -> OrderResult:
+        """Move an order's end later (``end`` None: until lifted). An order it now runs into is superseded.
+        With ``alerts``, notifiers on the days it now covers are queued a text in the same transaction."""
         _aware(end, "end")
         by = _required(recorded_by, "an extension")
         old = self._order(order_id)
@@ -150,11 +160,14 @@ class BurningOrders:
                 events.append(self._event(conn, old.town, order_id, "extended", old.start_at, end, board_action,
                                           f"up to order {nxt.id}, which follows it", by, now))
                 break
+            if alerts is not None:
+                queue_order_alerts(conn, alerts, self._order_in(conn, order_id), old.end_at, end, now)
         return OrderResult(self._order(order_id), old.end_at, end, tuple(events))
 
     def lift_order(self, town: str, at: datetime, *, board_action: str, recorded_by: str, reason: str = "",
-                   now: datetime | None = None) -> OrderResult | None:
-        """Lift the order in force at ``at`` early (it ends at ``at``); None when no order is in force then."""
+                   now: datetime | None = None, alerts: AlertPlan | None = None) -> OrderResult | None:
+        """Lift the order in force at ``at`` early (it ends at ``at``); None when no order is in force then.
+        With ``alerts``, notifiers told of it whose day is now wholly free are queued the all-clear."""
         _aware(at, "at")
         by = _required(recorded_by, "lifting an order")
         current = self.order_at(town, at)
@@ -166,6 +179,8 @@ class BurningOrders:
             conn.execute(update(o).where(o.c.id == current.id).values(end_at=at, ended_by="lifted"))
             ev = self._event(conn, town, current.id, "lifted", current.start_at, at, board_action,
                              (reason or "").strip(), by, now)
+            if alerts is not None:
+                queue_all_clear(conn, alerts, town, [current.id], at, now)
         return OrderResult(self._order(current.id), at, current.end_at, (ev,))
 
     def set_burning_order(self, town: str, active: bool, reason: str = "", set_by: str = "",
@@ -187,6 +202,11 @@ class BurningOrders:
         return OrderEvent(id=new_id, **row)
 
     # -- reading ---------------------------------------------------------------------------------------
+
+    @staticmethod
+    def _order_in(conn, order_id: int) -> Order:
+        o = s.no_burning_orders
+        return Order(**dict(conn.execute(select(o).where(o.c.id == order_id)).first()._mapping))
 
     def _order(self, order_id: int) -> Order | None:
         o = s.no_burning_orders

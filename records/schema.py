@@ -117,6 +117,36 @@ no_burning_order_events = Table(
 )
 Index("ix_nboe_town", no_burning_order_events.c.town, no_burning_order_events.c.id)
 
+#: The SMS outbox (#14): one row per text the town owes someone about an order, written in the same transaction
+#: as the order (records/outbox.py); the sender (records/alert_sender.py) works them off. ``key`` is the
+#: idempotency key (order + notification + kind), unique: an alert is never queued twice.
+sms_alerts = Table(
+    "sms_alerts", metadata,
+    Column("id", Integer, primary_key=True),
+    Column("key", String(120), nullable=False),
+    Column("town", String(40), nullable=False),
+    Column("order_id", Integer, nullable=False),
+    Column("notification_id", Integer, nullable=True),  # None: the Fire Department's copy of the order
+    Column("kind", String(20), nullable=False),  # "order" | "lifted" | "fire"
+    Column("to_number", String(40), nullable=False),  # E.164 when it parsed; as given otherwise
+    Column("body", Text, nullable=False),
+    # queued -> sending -> sent (then delivery); opted_out / no_number are never sent; failed: gave up
+    Column("state", String(20), nullable=False),
+    Column("uncertain", Boolean, nullable=False, default=False),  # an attempt may have reached Twilio
+    Column("attempts", Integer, nullable=False, default=0),
+    Column("next_attempt_at", UTCDateTime, nullable=False),
+    Column("claimed_until", UTCDateTime, nullable=True),
+    Column("message_sid", String(64), nullable=True),
+    Column("delivery", String(20), nullable=False, default=""),  # "" | delivered | failed | undelivered
+    Column("error", String(300), nullable=False, default=""),
+    Column("created_at", UTCDateTime, nullable=False),
+    Column("sent_at", UTCDateTime, nullable=True),
+    Column("legal_hold", Boolean, nullable=False, default=False),
+)
+Index("uq_sms_alert_key", sms_alerts.c.key, unique=True)
+Index("ix_sms_alert_due", sms_alerts.c.state, sms_alerts.c.next_attempt_at)
+Index("ix_sms_alert_order", sms_alerts.c.order_id)
+
 inbound_sms = Table(
     "inbound_sms", metadata,
     Column("id", Integer, primary_key=True),
@@ -191,4 +221,5 @@ RETAINED = {
     "inbound_sms": inbound_sms,
     "transcript_messages": transcript,
     "conversations": conversations,
+    "sms_alerts": sms_alerts,  # phone numbers and texts about orders (#14)
 }

@@ -1,6 +1,6 @@
 """The records store: one ``Store`` over the database (records/engine.py) with the methods of each kind of
 record, each in its own module: burn notifications (burns.py), unanswered questions (unanswered.py), the
-no-burning order (orders.py), SMS (sms.py), conversations and transcripts (conversations.py), clerk accounts
+no-burning order (orders.py), the SMS outbox (outbox.py), SMS (sms.py), conversations and transcripts (conversations.py), clerk accounts
 (clerks.py) and retention (retention.py). ``records.clock.utcnow`` is the one "now" they stamp records with.
 """
 
@@ -12,6 +12,7 @@ from .clock import utcnow
 from .conversations import Conversations, TranscriptMessage
 from .engine import DEFAULT_URL, REPO, Database, make_engine
 from .orders import BurningOrders, OrderChange
+from .outbox import Outbox
 from .retention import DEFAULT_RETENTION_DAYS, PurgeResult, Retention
 from .sms import InboundSMS, SMSMessages
 from .unanswered import UnansweredQuestion, UnansweredQuestions
@@ -21,7 +22,7 @@ __all__ = ["ALPHABET", "DEFAULT_RETENTION_DAYS", "DEFAULT_URL", "REPO", "BurnNot
            "burn_idempotency_key", "make_engine", "utcnow"]
 
 
-class Store(BurnNotifications, UnansweredQuestions, BurningOrders, SMSMessages, Conversations, ClerkAccounts,
+class Store(BurnNotifications, UnansweredQuestions, BurningOrders, Outbox, SMSMessages, Conversations, ClerkAccounts,
             Retention, Database):
     """All reads and writes of the assistant's records. Thread-safe; share one per process.
 

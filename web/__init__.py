@@ -38,6 +38,9 @@ def config_from_env() -> dict:
         RASA_TIMEOUT=float(env("RASA_TIMEOUT", "8")),  # well inside Twilio's 15 s
         ACTION_URL=settings.action_url(),
         TWILIO_AUTH_TOKEN=env("TWILIO_AUTH_TOKEN"),
+        TWILIO_ACCOUNT_SID=env("TWILIO_ACCOUNT_SID"),  # with TWILIO_FROM: the alert sender's (records/alert_sender.py)
+        TWILIO_FROM=env("TWILIO_FROM"),
+        FIRE_DEPARTMENT_SMS=env("FIRE_DEPARTMENT_SMS"),  # "" = town.yml fire_department.phone (web/alerts.py)
         PUBLIC_URL=env("PUBLIC_URL"),  # the public base URL, or the full webhook URL (.../sms)
         TRUSTED_PROXIES=env_int("TRUSTED_PROXIES", 0),
         RETENTION_DAYS=settings.retention_days(),

@@ -97,6 +97,29 @@ def _replay_spool_at_start(state) -> None:
         spool.start_replayer(state.app.extensions["records"])
 
 
+@bp.post("/sms/status")
+def delivery_status():
+    """Twilio's status callback for an alert (records/alert_sender.py sets it to /sms/status?alert=ID):
+    delivered, failed or undelivered is recorded; the clerk sees who could not be reached."""
+    from records.alert_sender import status_callback_url
+    alert = request.args.get("alert", "")
+    token = current_app.config["TWILIO_AUTH_TOKEN"]
+    signature = request.headers.get("X-Twilio-Signature", "")
+    url = status_callback_url(current_app.config["PUBLIC_URL"], 0).rsplit("?", 1)[0]
+    if not (token and signature and url):
+        abort(403, "Invalid or missing signature.")
+    if request.query_string:
+        url += "?" + request.query_string.decode("latin-1")
+    if not RequestValidator(token).validate(url, request.form.to_dict(flat=True), signature):
+        abort(403, "Invalid or missing signature.")
+    sid, status = request.form.get("MessageSid", ""), request.form.get("MessageStatus", "")
+    if not alert.isdigit() or len(alert) > 12 or not sid or len(sid) > 64 or len(status) > 20:
+        abort(400, "alert, MessageSid and MessageStatus are required.")
+    code = request.form.get("ErrorCode", "")[:10]
+    get_store().alert_delivery(int(alert), sid, status, f"Twilio error {code}" if code else "")
+    return Response("", status=204)
+
+
 @bp.post("/sms")
 def inbound():
     if not signature_ok():

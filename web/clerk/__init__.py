@@ -10,7 +10,7 @@ no-burning order, unanswered questions and stored SMS, the fee schedule, system 
       inbox         unanswered questions, stored SMS
       fees          the fee schedule
       system        system status, the records policy
-    commands        flask create-clerk [--role fire], flask create-fire-account, flask purge
+    commands        flask create-clerk [--role fire], flask create-fire-account, flask purge, flask send-alerts
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """The clerk's Flask CLI commands: ``flask create-clerk USERNAME [--role fire]``, ``flask create-fire-account
-USERNAME``, ``flask set-password USERNAME`` and ``flask purge [--days N]``."""
+USERNAME``, ``flask set-password USERNAME``, ``flask purge [--days N]`` and ``flask send-alerts [--once]``."""
 
 from __future__ import annotations
 
@@ -44,6 +44,26 @@ def init_app(app: Flask) -> None:
         except ValueError as exc:
             raise click.ClickException(str(exc)) from None
         click.echo(f"Password of {username} changed; signed out everywhere.")
+
+    @app.cli.command("send-alerts")
+    @click.option("--once", is_flag=True, help="send what is due now, then stop")
+    def send_alerts(once: bool):
+        """Send the queued SMS alerts about no-burning orders (records/alert_sender.py)."""
+        from records.alert_sender import Sender
+        sender = Sender(get_store())
+        if sender.gateway is None:
+            msg = ", ".join(sender.cfg.missing()) + " not set: alerts stay queued, nothing is sent"
+            if once:
+                raise click.ClickException(msg)
+            click.echo(msg)
+        if once:
+            total: dict[str, int] = {}
+            while any((counts := sender.run_once()).values()):
+                for k, v in counts.items():
+                    total[k] = total.get(k, 0) + v
+            click.echo(" ".join(f"{k}={v}" for k, v in total.items()) or "nothing due")
+        else:
+            sender.run()
 
     @app.cli.command("purge")
     @click.option("--days", type=int, default=None, help="retention in days (default RECORDS_RETENTION_DAYS)")

@@ -1,7 +1,8 @@
 """No-burning orders as the Town Board issued them (Dunkirk 7.09(4)): record one (from, until or until lifted,
 reason, the Board action; the signed-in clerk is who recorded it), extend one, lift the one in force early;
-every change is in the history. After a change the page lists the burn notifications it affects (the seam
-for telling those residents)."""
+every change is in the history. A change queues, in its own transaction, the texts it owes (web/alerts.py,
+records/outbox.py): the notifiers whose burn day it covers, the all-clear to those whose day it frees, the
+Fire Department's copy of a recorded order. The page shows who could not be reached, to call them."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from flask_wtf import FlaskForm
 from wtforms import BooleanField, DateTimeLocalField, HiddenField, StringField, TextAreaField
 from wtforms.validators import DataRequired, InputRequired, Length, Optional
 
-from .. import get_store, get_town
+from .. import alerts, get_store, get_town
 from .auth import login_required
 from .local_time import local_now
 
@@ -80,7 +81,8 @@ def _page(record=None, extend=None, lift=None, status=200):
     orders = list(reversed(store.orders(t.key)))
     return render_template("clerk/order.html", town=t, record=record, lift=lift, extend=extend or ExtendForm(formdata=None),
                            current=store.order_at(t.key, now), orders=orders, now=now,
-                           history=store.order_history(t.key), tz=ZoneInfo(t.timezone)), status
+                           history=store.order_history(t.key), tz=ZoneInfo(t.timezone),
+                           alerts=alerts.summary()), status
 
 
 @bp.get("/order")
@@ -99,7 +101,8 @@ def record():
         return _page(record=form, status=400)
     try:
         result = get_store().record_order(get_town().key, _local(form.start.data), end, reason=form.reason.data,
-                                          board_action=form.board_action.data, recorded_by=g.clerk.username)
+                                          board_action=form.board_action.data, recorded_by=g.clerk.username,
+                                          alerts=alerts.plan(local_now().date()))
     except ValueError as exc:
         form.end.errors = [*form.end.errors, str(exc)[:1].upper() + str(exc)[1:] + "."]
         return _page(record=form, status=400)
@@ -120,7 +123,7 @@ def extend():
         return _page(extend=form, status=400)
     try:
         result = get_store().extend_order(int(form.order_id.data), end, board_action=form.board_action.data,
-                                          recorded_by=g.clerk.username)
+                                          recorded_by=g.clerk.username, alerts=alerts.plan(local_now().date()))
     except LookupError:
         abort(404)
     except ValueError as exc:
@@ -139,7 +142,8 @@ def lift():
         return _page(lift=form, status=400)
     t = get_town()
     result = get_store().lift_order(t.key, _local(form.at.data), board_action=form.board_action.data,
-                                    recorded_by=g.clerk.username, reason=form.reason.data or "")
+                                    recorded_by=g.clerk.username, reason=form.reason.data or "",
+                                    alerts=alerts.plan(local_now().date()))
     if result is None:
         form.at.errors = [*form.at.errors, "No order is in force at that time, so there is nothing to lift."]
         return _page(lift=form, status=400)

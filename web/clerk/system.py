@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import Blueprint, current_app, render_template
 
-from .. import get_store, get_town, health
+from .. import alerts, get_store, get_town, health
 from .auth import login_required
 
 bp = Blueprint("system", __name__)
@@ -20,8 +20,13 @@ def status():
         last_purge = get_store().last_scheduled_purge()
     except Exception:  # noqa: BLE001 - the database check above already says it is down
         last_purge = None
+    try:
+        alert_summary = alerts.summary()
+    except Exception:  # noqa: BLE001 - as above
+        alert_summary = None
     return render_template("clerk/status.html", town=get_town(), checks=checks, last_purge=last_purge,
-                           all_ok=all(c["ok"] for c in checks), failures=health.recent_failures(50))
+                           all_ok=all(c["ok"] for c in checks), failures=health.recent_failures(50),
+                           alerts=alert_summary)
 
 
 @bp.get("/records")

@@ -1,0 +1,243 @@
+"""The alert sender (#14): works the SMS outbox (records/outbox.py) off through Twilio's REST API with the
+official ``twilio`` client; its own process (Procfile ``sender``; ``python -m records send-alerts``, or
+``flask --app web send-alerts``; ``--once`` works through what is due and stops).
+
+Exactly once (docs/reliability.md "SMS alerts"): an alert is claimed (state "sending" with a lease) before
+it is sent, and its Twilio SID recorded after. A claim that finds the alert "sending" (its sender died or
+stalled past the lease) or marked ``uncertain`` (an earlier attempt ended without a clear answer: a
+timeout, a dropped connection, a 5xx) first looks the alert up in Twilio's message log (To, From, sent since
+the alert was queued, the exact body) and records the SID it finds instead of sending again. Failures are
+retried with exponential backoff and jitter; a clear refusal (4xx but 429) or too many attempts ends as
+"failed", which the clerk sees with the phone number to call.
+
+Settings (README "Configuration"): TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN, TWILIO_FROM; TWILIO_API_BASE (tests
+only: the fake Twilio's URL); PUBLIC_URL (status callbacks go to PUBLIC_URL/sms/status); ALERT_LEASE_SECONDS.
+Without the three Twilio settings nothing is sent: alerts stay queued and the clerk's pages say so.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import threading
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from urllib.parse import urlsplit
+
+from . import settings
+from .clock import utcnow
+from .outbox import Alert
+
+log = logging.getLogger(__name__)
+
+TWILIO_HOST = "https://api.twilio.com"
+HTTP_TIMEOUT = 15.0  # seconds; always well under the lease, so a live sender never outlasts its claim
+DEFAULT_LEASE = 120.0  # also gives Twilio's message log time to list a message before a crashed claim is retried
+MAX_ATTEMPTS = 10
+BACKOFF_BASE, BACKOFF_CAP = 5.0, 1800.0  # seconds: 5, 10, 20 ... at most 30 minutes, with jitter
+UNCERTAIN_WAIT = 60.0  # an unclear attempt is looked up no sooner: Twilio's message list can lag a little
+
+
+@dataclass(frozen=True)
+class TwilioSettings:
+    account_sid: str
+    auth_token: str
+    from_number: str
+    api_base: str = ""  # "" = Twilio itself
+    public_url: str = ""
+    http_timeout: float = HTTP_TIMEOUT
+
+    @classmethod
+    def from_env(cls) -> "TwilioSettings":
+        return cls(settings.env("TWILIO_ACCOUNT_SID"), settings.env("TWILIO_AUTH_TOKEN"), settings.env("TWILIO_FROM"),
+                   settings.env("TWILIO_API_BASE").rstrip("/"), settings.env("PUBLIC_URL"),
+                   float(settings.env("TWILIO_HTTP_TIMEOUT", str(HTTP_TIMEOUT))))
+
+    def missing(self) -> list[str]:
+        """The settings sending needs that are not set (none: alerts can be sent)."""
+        return [name for name, v in (("TWILIO_ACCOUNT_SID", self.account_sid), ("TWILIO_AUTH_TOKEN", self.auth_token),
+                                     ("TWILIO_FROM", self.from_number)) if not v]
+
+
+def status_callback_url(public_url: str, alert_id: int) -> str:
+    """PUBLIC_URL (the base, or the full SMS webhook URL .../sms) + /sms/status?alert=ID; "" without it."""
+    base = public_url.strip().split("?", 1)[0].rstrip("/")
+    if not base:
+        return ""
+    if urlsplit(base).path.rstrip("/").endswith("/sms"):
+        base = base[: -len("/sms")]
+    return f"{base}/sms/status?alert={alert_id}"
+
+
+def make_client(cfg: TwilioSettings):
+    """The official client; with ``api_base`` its requests go there instead of api.twilio.com (tests)."""
+    from twilio.http.http_client import TwilioHttpClient
+    from twilio.rest import Client
+
+    class _Based(TwilioHttpClient):
+        def request(self, method, url, *args, **kwargs):
+            if cfg.api_base and url.startswith(TWILIO_HOST):
+                url = cfg.api_base + url[len(TWILIO_HOST):]
+            return super().request(method, url, *args, **kwargs)
+
+    return Client(cfg.account_sid, cfg.auth_token, http_client=_Based(timeout=cfg.http_timeout, max_retries=0))
+
+
+class Unclear(Exception):
+    """Twilio's answer did not say whether the message was taken (timeout, dropped connection, 5xx)."""
+
+
+class Refused(Exception):
+    """Twilio said no, for good (a 4xx but 429): retrying would not help."""
+
+
+class Later(Exception):
+    """Twilio said not now (429), or it could not be reached at all: nothing was sent."""
+
+
+class TwilioGateway:
+    """Sending and looking up messages; Twilio's errors mapped to Unclear / Refused / Later."""
+
+    def __init__(self, cfg: TwilioSettings):
+        self.cfg = cfg
+        self.client = make_client(cfg)
+
+    def _call(self, fn):
+        import requests
+        from twilio.base.exceptions import TwilioRestException
+        try:
+            return fn()
+        except TwilioRestException as exc:
+            if exc.status == 429:
+                raise Later(f"Twilio {exc.status} {exc.code or ''}".strip()) from None
+            if 400 <= exc.status < 500:
+                raise Refused(f"Twilio {exc.status} {exc.code or ''}: {exc.msg}"[:300]) from None
+            raise Unclear(f"Twilio {exc.status}") from None
+        except requests.exceptions.ConnectTimeout:
+            raise Later("Twilio could not be reached (connect timeout)") from None
+        except requests.exceptions.ConnectionError as exc:
+            if "refused" in str(exc).lower() and "reset" not in str(exc).lower():
+                raise Later("Twilio could not be reached (connection refused)") from None
+            raise Unclear("the connection to Twilio broke") from None
+        except requests.exceptions.Timeout:
+            raise Unclear("Twilio did not answer in time") from None
+
+    def send(self, alert: Alert) -> str:
+        kwargs = dict(to=alert.to_number, from_=self.cfg.from_number, body=alert.body)
+        callback = status_callback_url(self.cfg.public_url, alert.id)
+        if callback:
+            kwargs["status_callback"] = callback
+        return self._call(lambda: self.client.messages.create(**kwargs)).sid
+
+    def find(self, alert: Alert) -> str | None:
+        """The SID of a message already sent for this alert (same To, From and body, sent since it was
+        queued), or None. Twilio's DateSent filter is by day (UTC), so the day before is included."""
+        since = alert.created_at - timedelta(days=1)
+
+        def look():
+            for m in self.client.messages.list(to=alert.to_number, from_=self.cfg.from_number,
+                                               date_sent_after=since, page_size=100):
+                if m.body == alert.body:
+                    return m.sid
+            return None
+        try:
+            return self._call(look)
+        except Refused as exc:  # a lookup refused is not an answer: try again later
+            raise Unclear(str(exc)) from None
+
+
+def backoff(attempts: int, uncertain: bool = False) -> float:
+    """Seconds before the next attempt (ALERT_BACKOFF_SECONDS and ALERT_UNCERTAIN_WAIT scale it, for tests)."""
+    base = float(settings.env("ALERT_BACKOFF_SECONDS", str(BACKOFF_BASE)))
+    wait = min(BACKOFF_CAP, base * 2 ** max(attempts - 1, 0)) * random.uniform(0.8, 1.2)
+    return max(wait, float(settings.env("ALERT_UNCERTAIN_WAIT", str(UNCERTAIN_WAIT)))) if uncertain else wait
+
+
+class Sender:
+    """One sender: ``run_once`` works through the alerts due now; ``run`` loops until stopped."""
+
+    def __init__(self, store, cfg: TwilioSettings | None = None, gateway: TwilioGateway | None = None,
+                 lease: float | None = None, max_attempts: int = MAX_ATTEMPTS):
+        self.store = store
+        self.cfg = cfg or TwilioSettings.from_env()
+        self.lease = lease if lease is not None else float(settings.env("ALERT_LEASE_SECONDS", str(DEFAULT_LEASE)))
+        self.max_attempts = max_attempts
+        self.gateway = gateway
+        if self.gateway is None and not self.cfg.missing():
+            self.gateway = TwilioGateway(self.cfg)
+
+    def run_once(self, now: datetime | None = None) -> dict[str, int]:
+        """Every alert due now, one attempt each; counts by outcome. Nothing without the Twilio settings."""
+        done = {"sent": 0, "found": 0, "retry": 0, "failed": 0, "skipped": 0}
+        if self.gateway is None:
+            return done
+        for alert in self.store.due_alerts(now, limit=200):
+            claimed = self.store.claim_alert(alert, self.lease, now)
+            if claimed is not None:
+                done[self._attempt(claimed)] += 1
+        return done
+
+    def _attempt(self, a: Alert) -> str:
+        if a.message_sid:  # Twilio's status callback already told us its SID
+            self.store.alert_sent(a.id, a.message_sid)
+            return "found"
+        if self.store.sms_opted_out(a.to_number):
+            self.store.alert_opted_out(a.id)
+            return "skipped"
+        try:
+            if a.uncertain:
+                sid = self.gateway.find(a)
+                if sid:
+                    self.store.alert_sent(a.id, sid)
+                    return "found"
+            sid = self.gateway.send(a)
+        except Refused as exc:
+            self.store.alert_failed(a.id, str(exc))
+            return "failed"
+        except (Later, Unclear) as exc:
+            if a.attempts >= self.max_attempts:
+                self.store.alert_failed(a.id, f"gave up after {a.attempts} attempts: {exc}")
+                return "failed"
+            unclear = isinstance(exc, Unclear)
+            self.store.alert_retry(a.id, utcnow() + timedelta(seconds=backoff(a.attempts, unclear)), str(exc),
+                                   uncertain=unclear)
+            return "retry"
+        self.store.alert_sent(a.id, sid)
+        return "sent"
+
+    def run(self, stop: threading.Event | None = None, poll: float = 2.0) -> None:
+        stop = stop or threading.Event()
+        missing = self.cfg.missing()
+        if missing:
+            log.warning("alert sender: %s not set; alerts stay queued and are not sent", ", ".join(missing))
+        while not stop.is_set():
+            try:
+                self.store.heartbeat("alert-sender")
+                counts = self.run_once()
+                if any(counts.values()):
+                    log.info("alert sender: %s", counts)
+            except Exception:  # noqa: BLE001 - the database or Twilio is down: keep going, try again
+                log.exception("alert sender: a round failed; trying again")
+            stop.wait(poll)
+
+
+def main(once: bool = False) -> int:
+    from .store import Store
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    store = Store.from_env()
+    sender = Sender(store)
+    if once:
+        if sender.gateway is None:
+            print("Twilio settings missing (" + ", ".join(sender.cfg.missing()) + "): nothing sent")
+            return 1
+        total = {}
+        while True:
+            counts = sender.run_once()
+            for k, v in counts.items():
+                total[k] = total.get(k, 0) + v
+            if not any(counts.values()):
+                break
+        print(" ".join(f"{k}={v}" for k, v in total.items()))
+        return 0
+    sender.run()
+    return 0
