@@ -23,7 +23,7 @@ bench-load: $(BOT_MODEL) | install
 
 # The scaled configuration for real: RASA_INSTANCES Rasa instances (default 2, at most 4) sharing the PostgreSQL
 # tracker store (DATABASE_URL, required) with Rasa's Redis lock store, the web front's rate limits in Redis.
-# Redis must be running at LOCK_STORE_HOST:LOCK_STORE_PORT. Ctrl-C stops everything.
+# Redis must be running at LOCK_STORE_HOST:LOCK_STORE_PORT. Also starts the one alert sender. Ctrl-C stops everything.
 run-scaled: install train $(WEB_TOKEN_FILE)
 	@case "$$DATABASE_URL" in postgres*) ;; *) echo "run-scaled: set DATABASE_URL=postgresql://... (several Rasa" \
 	  "instances share the tracker store; SQLite is for one)"; exit 2;; esac
@@ -37,4 +37,4 @@ run-scaled: install train $(WEB_TOKEN_FILE)
 	  RATELIMIT_STORAGE_URI=$(RATELIMIT_STORAGE_URI) \
 	  RASA_TOKEN="$${RASA_TOKEN:-$$(cat $(WEB_TOKEN_FILE))}" RASA_TELEMETRY_ENABLED=false \
 	  SQLALCHEMY_SILENCE_UBER_WARNING=1 SANIC_HOST=127.0.0.1 PYTHONPATH=$(CURDIR) \
-	  $(BIN)/honcho start -f Procfile.scale actions web $$names
+	  $(BIN)/honcho start -f Procfile.scale actions web sender $$names
