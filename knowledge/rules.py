@@ -14,8 +14,6 @@ import re
 from dataclasses import dataclass
 from datetime import date
 
-import bm25s
-
 from .model import Citation, Topic, TopicRule, Town
 
 #: another topic's rule replaces the classified topic's best rule only when it scores this many times higher
@@ -76,6 +74,8 @@ class Ranker:
     def __init__(self, town: Town):
         self.entries = [(key, name, rule) for key, t in town.topics.items() if t.covered
                         for name, rule in t.rules.items() if _leads(rule)]
+        import bm25s  # here, not at the top: it pulls in jax and scipy (seconds), which loading a town never needs
+
         self.index = bm25s.BM25()
         corpus = [_document(town.topics[k], n, r) for k, n, r in self.entries] or [["empty"]]
         self.index.index(corpus, show_progress=False)

@@ -31,8 +31,6 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
-import dateparser
-
 from . import daypart
 from .daypart import NIGHT, WHOLE_DAY, Part
 from .errors import NeedsClarification
@@ -313,6 +311,8 @@ def _absolute_day(text: str, today: date, prefer: str) -> date | None:
                 "PREFER_DATES_FROM": "past" if prefer == "past" else "future",
                 "PREFER_DAY_OF_MONTH": "first", "RETURN_AS_TIMEZONE_AWARE": False,
                 "REQUIRE_PARTS": ["month"], "DATE_ORDER": "MDY"}
+    import dateparser  # here, not at the top: its import takes seconds, and clock() users never parse words
+
     found = dateparser.parse(cleaned, languages=["en"], settings=settings)
     return found.date() if found else None
 

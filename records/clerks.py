@@ -5,6 +5,7 @@ from __future__ import annotations
 import secrets
 from dataclasses import dataclass
 from datetime import datetime
+from functools import lru_cache
 from typing import Any
 
 from argon2 import PasswordHasher
@@ -19,7 +20,13 @@ from .clock import utcnow
 MIN_PASSWORD = 12
 
 _hasher = PasswordHasher()
-_DUMMY_HASH = _hasher.hash(secrets.token_hex(16))
+
+
+@lru_cache(maxsize=1)
+def _dummy_hash() -> str:
+    """A hash to check unknown names against (same timing as a real account); made on first use, not at import
+    (argon2 takes about a second on a busy machine, which every process importing the records paid)."""
+    return _hasher.hash(secrets.token_hex(16))
 
 
 @dataclass(frozen=True)
@@ -61,7 +68,7 @@ class ClerkAccounts:
         t = s.clerks
         with self.engine.connect() as conn:
             r = conn.execute(select(t).where(t.c.username == (username or "").strip())).first()
-        stored = r.password_hash if r else _DUMMY_HASH
+        stored = r.password_hash if r else _dummy_hash()
         try:
             _hasher.verify(stored, password or "")
         except (VerifyMismatchError, VerificationError, InvalidHashError):

@@ -39,3 +39,18 @@ def test_records_stamped_without_a_time_use_the_one_clock(monkeypatch, tmp_path)
     assert store.list_unanswered("dunkirk")[0].created_at == q.created_at == datetime(
         2026, 5, 15, 15, 0, tzinfo=timezone.utc)
     store.close()
+
+
+def test_the_alert_sender_starts_without_the_heavy_libraries():
+    """The sender (a process of its own) once took ~8 s to start: the one clock pulled in the whole knowledge
+    package with bm25s (jax, scipy) and dateparser, and the records an argon2 hash at import. None of these
+    is needed to send an alert; they load where they are used (ranking, parsing words, checking a password)."""
+    import subprocess
+    import sys
+    from pathlib import Path
+    code = ("import sys, records.alert_sender, records.clock\n"
+            "heavy = sorted({'bm25s', 'jax', 'scipy', 'dateparser', 'rasa', 'flask'} & set(sys.modules))\n"
+            "print(','.join(heavy))\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                         cwd=Path(__file__).resolve().parents[2], check=True)
+    assert out.stdout.strip() == "", f"the sender imports {out.stdout.strip()}"
