@@ -6,7 +6,8 @@ rasa_sdk registers it.
 - form_control.py: cancelling or leaving a form
 - questions.py: the forms' questions
 """
-import dateparser  # noqa: F401,E402 - loaded at start, not on a resident's first date phrase (knowledge.when imports it lazily)
+# loaded at start, not on a resident's first date phrase (knowledge.when imports it lazily, for the alert sender)
+import dateparser  # noqa: F401,E402
 
 from .answers import (ActionAnswer, ActionClarify, ActionGreet, ActionHandoff, ActionHelp, ActionMore,  # noqa: F401
                       ActionOutOfScope)
