@@ -5,7 +5,8 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-export TOWN ?= dunkirk
+# TOWN and the ports, with their defaults: one file, read before everything else.
+include mk/config.mk
 
 .PHONY: help install check check-engine check-front test test-knowledge run clean
 
@@ -44,10 +45,11 @@ check-front:
 # browser or the stack) or to LAST_TESTS (the long fault, crash and abuse runs).
 STACK_TESTS :=
 LAST_TESTS :=
-# bot.mk (model, Rasa token file) and web.mk (ports, WEB_TOKEN_FILE) first: the others name their variables in
+# bot.mk (model, Rasa token file) and web.mk (WEB_TOKEN_FILE) first: the others name their variables in
 # prerequisites, which make expands when it reads the rule (load.mk's run-scaled needs $(WEB_TOKEN_FILE)).
+# config.mk is already in.
 MK_FIRST := mk/bot.mk mk/web.mk
-include $(MK_FIRST) $(filter-out $(MK_FIRST),$(sort $(wildcard mk/*.mk)))
+include $(MK_FIRST) $(filter-out mk/config.mk $(MK_FIRST),$(sort $(wildcard mk/*.mk)))
 
 # In this order even under make -j: a broken unit fails in seconds, the 20-minute runs come last.
 test: check
