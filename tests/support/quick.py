@@ -19,16 +19,16 @@ from argon2 import PasswordHasher
 from records import Store
 
 QUICK_HASHER = PasswordHasher(time_cost=1, memory_cost=8, parallelism=1)
+QUICK_DUMMY_HASH = QUICK_HASHER.hash("a dummy password for unknown names")
 
 
-@pytest.fixture(scope="session", autouse=True)
-def quick_password_hashes():
+@pytest.fixture(autouse=True)
+def quick_password_hashes(monkeypatch):
+    """Per test, so that tests elsewhere in the same run (tests/records, in make check's front half) keep the
+    real hasher."""
     from records import clerks
-    mp = pytest.MonkeyPatch()
-    mp.setattr(clerks, "_hasher", QUICK_HASHER)
-    mp.setattr(clerks, "_DUMMY_HASH", QUICK_HASHER.hash("a dummy password for unknown names"))
-    yield
-    mp.undo()
+    monkeypatch.setattr(clerks, "_hasher", QUICK_HASHER)
+    monkeypatch.setattr(clerks, "_DUMMY_HASH", QUICK_DUMMY_HASH)
 
 
 @pytest.fixture(scope="session")
