@@ -126,15 +126,6 @@ def store():
     return _STORE
 
 
-def burning_order(t):
-    """The no-burning order in force now, or None (the store's clock)."""
-    try:
-        return store().burning_order(t.key)
-    except Exception:  # the store is down: say nothing rather than claim "no order"
-        log.exception("cannot read the no-burning order")
-        raise
-
-
 def burning_orders(t):
     """Every dated no-burning order of the town, for the engine to check the one in force at the moment asked."""
     try:

@@ -7,7 +7,7 @@ call them, and tests/actions/test_parsing.py checks them directly.
 from __future__ import annotations
 
 import re
-from typing import Iterable, Optional
+from typing import Iterable, Iterator, Optional
 
 import phonenumbers
 import usaddress
@@ -17,19 +17,26 @@ from .numbers import count_value
 # ----------------------------------------------------------------------------------------- counts and animals
 
 
-def animals_counted(entities: Iterable[dict]) -> dict[str, int]:
-    """{"dog": 2, "cat": 1} from the entities of "2 dogs and a cat": each count goes with the animal after it
-    (a service_dog entity counts as a dog)."""
-    out: dict[str, int] = {}
+def counted_animals(entities: Iterable[dict]) -> Iterator[tuple[int, dict]]:
+    """(count, animal entity) for each animal/service_dog entity a count stands before, in the order said: "2 dogs
+    and a cat" gives (2, dog); a count goes with the first animal after it only."""
     pending = None
     for e in sorted(entities, key=lambda e: e.get("start", 0)):
         if e["entity"] == "count":
             pending = count_value(str(e["value"]))
         elif e["entity"] in ("animal", "service_dog"):
-            kind = animal_of(e)
             if pending is not None:
-                out[kind] = out.get(kind, 0) + pending
+                yield pending, e
             pending = None
+
+
+def animals_counted(entities: Iterable[dict]) -> dict[str, int]:
+    """{"dog": 2, "cat": 1} from the entities of "2 dogs and a cat": each count goes with the animal after it
+    (a service_dog entity counts as a dog)."""
+    out: dict[str, int] = {}
+    for n, e in counted_animals(entities):
+        kind = animal_of(e)
+        out[kind] = out.get(kind, 0) + n
     return out
 
 
@@ -399,18 +406,13 @@ def animals_and_young(entities: Iterable[dict], text: str = "") -> dict[str, int
     """animal_limits' counts from "2 dogs and one just had 7 puppies": {"dogs": 2, "puppies": 7}; "we have 4
     dogs, can we get one more?" counts the one more."""
     out: dict[str, int] = {}
-    pending = None
-    for e in sorted(entities, key=lambda e: e.get("start", 0)):
-        if e["entity"] == "count":
-            pending = count_value(str(e["value"]))
-        elif e["entity"] in ("animal", "service_dog"):
-            word = animal_of(e)
-            young = bool(_YOUNG.match(said_word(e, text) or word))
-            kind = ("puppies" if young else "dogs") if word.startswith(("dog", "pup")) or e["entity"] == "service_dog" \
-                else ("kittens" if young else "cats") if word.startswith(("cat", "kitt")) else None
-            if kind and pending is not None:
-                out[kind] = out.get(kind, 0) + pending
-            pending = None
+    for n, e in counted_animals(entities):
+        word = animal_of(e)
+        young = bool(_YOUNG.match(said_word(e, text) or word))
+        kind = ("puppies" if young else "dogs") if word.startswith(("dog", "pup")) or e["entity"] == "service_dog" \
+            else ("kittens" if young else "cats") if word.startswith(("cat", "kitt")) else None
+        if kind:
+            out[kind] = out.get(kind, 0) + n
     if _ONE_MORE.search(text or "") and len([k for k in out if k in ("dogs", "cats")]) == 1:
         kind = next(k for k in out if k in ("dogs", "cats"))
         out[kind] += 1

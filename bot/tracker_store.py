@@ -17,7 +17,6 @@ bench/bot_bench.py --probe: Rasa's store took ~14 ms of Rasa's ~43 ms CPU per tu
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 from typing import Any, Optional
 
@@ -28,16 +27,15 @@ from rasa.shared.core.trackers import DialogueStateTracker
 from rasa.shared.nlu.constants import INTENT_NAME_KEY
 from sqlalchemy.engine.url import make_url
 
-REPO = Path(__file__).resolve().parents[1]
-DEFAULT_SQLITE = REPO / "instance" / "assistant.db"
+from records.settings import DEFAULT_DATABASE_URL, INSTANCE, REPO, database_url
+
+DEFAULT_SQLITE = INSTANCE / "assistant.db"
 SQLITE_PRAGMAS = ("PRAGMA journal_mode=WAL", "PRAGMA synchronous=FULL", "PRAGMA busy_timeout=5000")
 
 
 def sql_settings(url: str | None = None) -> dict[str, Any]:
     """SQLTrackerStore keyword arguments for a database URL (or DATABASE_URL, or the SQLite default)."""
-    url = (url if url is not None else os.environ.get("DATABASE_URL", "")).strip()
-    if not url:
-        url = f"sqlite:///{DEFAULT_SQLITE}"
+    url = (database_url() if url is None else url).strip() or DEFAULT_DATABASE_URL
     u = make_url(url)
     dialect = u.drivername
     if dialect.startswith("sqlite"):

@@ -8,9 +8,9 @@ never shown to a resident as a placeholder; the warning is for the clerk who sho
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 
+from . import settings
 from .loader import load_town
 
 WHY = {"phone": "answers name the office without a phone number",
@@ -31,7 +31,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--warn", action="store_true", help="print one line per unset value (to stderr)")
     ap.add_argument("towns", nargs="*", help="town keys (default: $TOWN or dunkirk)")
     args = ap.parse_args(argv)
-    for key in args.towns or [os.environ.get("TOWN", "dunkirk")]:
+    for key in args.towns or [settings.town_key()]:
         for line in unset(key):
             print(line, file=sys.stderr if args.warn else sys.stdout)
     return 0

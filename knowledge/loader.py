@@ -7,7 +7,6 @@ cited text, a bad date, a negative amount, a placeholder naming no parameter.
 
 from __future__ import annotations
 
-import os
 import re
 from dataclasses import replace
 from datetime import date, time
@@ -17,6 +16,7 @@ from typing import Any
 
 import yaml
 
+from . import settings
 from .errors import KnowledgeError, NeedsClarification
 from .model import (MATERIAL_KINDS, PLACEHOLDER, Citation, Contact, Definition, Gap, MaterialGroup, Paragraph,
                     Parameter, Section, Topic, TopicRule, Town, Value, material_words, term_key)
@@ -465,7 +465,7 @@ def load_town(key: str, root: Path | None = None) -> Town:
 @lru_cache(maxsize=None)
 def town(key: str | None = None) -> Town:
     """The town named by ``key`` or the ``TOWN`` environment variable (default dunkirk), loaded once."""
-    return load_town(key or os.environ.get("TOWN", "dunkirk"))
+    return load_town(key or settings.town_key())
 
 
 def town_keys(root: Path | None = None) -> list[str]:

@@ -24,7 +24,6 @@ dateparser does the general date parsing of what remains ("in May", "the 4th of 
 
 from __future__ import annotations
 
-import os
 import re
 from calendar import isleap, monthrange
 from dataclasses import dataclass, field
@@ -35,6 +34,7 @@ from . import daypart
 from .daypart import NIGHT, WHOLE_DAY, Part
 from .errors import NeedsClarification
 from .model import MONTHS, Town
+from .settings import pinned_now
 
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 _ABBREV = {"mon": 0, "tue": 1, "tues": 1, "wed": 2, "weds": 2, "thu": 3, "thur": 3, "thurs": 3, "fri": 4,
@@ -104,7 +104,7 @@ class _Parsed:
 def clock(town: Town) -> datetime:
     """Now in the town's time zone; ``ASSISTANT_NOW`` (ISO 8601) pins it for tests and demos."""
     tz = ZoneInfo(town.timezone)
-    pinned = os.environ.get("ASSISTANT_NOW")
+    pinned = pinned_now()
     if pinned:
         value = datetime.fromisoformat(pinned)
         return value.astimezone(tz) if value.tzinfo else value.replace(tzinfo=tz)

@@ -1,10 +1,7 @@
 # The Rasa layer (bot/, data/, actions/). Every rasa command gets the bot/ paths.
-# Included by the top Makefile (which defines BIN, VENV, STAMP and `install`).
+# Included by the top Makefile (which defines BIN, VENV, STAMP and `install`; mk/config.mk the ports).
 .PHONY: train shell validate test-bot evaluate evaluate-dev bench bot-run actions-run spacy-model
 
-RASA_PORT ?= 5005
-ACTION_PORT ?= 5055
-export ACTION_PORT
 BOT_ARGS := --domain bot/domain --config bot/config.yml
 RASA := PYTHONPATH=$(CURDIR) RASA_TELEMETRY_ENABLED=false SQLALCHEMY_SILENCE_UBER_WARNING=1 $(BIN)/rasa
 BOT_MODEL := models/ordinance.tar.gz

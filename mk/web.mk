@@ -1,12 +1,8 @@
 # The web front (web/), the records store (records/) and `make run`.
-# Included by the top Makefile (which defines BIN, VENV, STAMP and `install`); mk/bot.mk defines `train`.
+# Included by the top Makefile (which defines BIN, VENV, STAMP and `install`; mk/config.mk the ports and
+# WEB_HOST); mk/bot.mk defines `train`.
 .PHONY: run test-web test-web-fast system-deps clerk-account purge-records
 
-WEB_PORT ?= 8000
-# loopback: the reverse proxy (TLS) in front reaches it there; WEB_HOST=0.0.0.0 only without one (README)
-WEB_HOST ?= 127.0.0.1
-RASA_PORT ?= 5005
-ACTION_PORT ?= 5055
 CHROMIUM := /usr/bin/chromium
 # The Rasa HTTP API token file: made by mk/bot.mk's $(BOT_TOKEN_FILE) rule (RASA_TOKEN overrides it).
 WEB_TOKEN_FILE := $(or $(BOT_TOKEN_FILE),instance/rasa_auth_token)

@@ -23,7 +23,7 @@ from . import schema as s
 from . import settings
 
 REPO = settings.REPO
-DEFAULT_URL = "sqlite:///" + str(settings.INSTANCE / "assistant.db")
+DEFAULT_URL = settings.DEFAULT_DATABASE_URL
 SQLITE_FILES = ("", "-wal", "-shm", "-journal")
 
 
@@ -88,12 +88,7 @@ class Database:
     @classmethod
     def from_env(cls):
         """``DATABASE_URL`` or ``sqlite:///instance/assistant.db`` under the repository root."""
-        url = os.environ.get("DATABASE_URL", "").strip() or DEFAULT_URL
-        if url.startswith("sqlite:///") and not url.startswith("sqlite:////"):
-            rel = url[len("sqlite:///"):]
-            if rel and rel != ":memory:" and not Path(rel).is_absolute():
-                url = "sqlite:///" + str(REPO / rel)
-        return cls(url)
+        return cls(settings.database_url())
 
     def close(self) -> None:
         self.engine.dispose()

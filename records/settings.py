@@ -1,28 +1,27 @@
 """The assistant's settings from the environment, each read here with its one default (README "Configuration").
 
-The web front reads them once into its app config (web/__init__.py); the records CLI, the action server and the
-tools call these functions. Each reads the environment when called (tests set it per test).
+The web front reads them once into its app config (web/__init__.py); the records CLI, the action server, Rasa's
+tracker store (bot/tracker_store.py) and the tools call these functions. Each reads the environment when called
+(tests set it per test); each process keeps what it read (the web config, the action server's one store, the
+loaded town). ``TOWN`` and ``env`` come from knowledge/settings.py, which the knowledge engine reads itself.
 """
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
+
+from knowledge.settings import env, town_key
 
 REPO = Path(__file__).resolve().parent.parent
 INSTANCE = REPO / "instance"
+DEFAULT_DATABASE_URL = "sqlite:///" + str(INSTANCE / "assistant.db")
 
-DEFAULT_TOWN = "dunkirk"
 DEFAULT_RASA_PORT = 5005
 DEFAULT_ACTION_PORT = 5055
 DEFAULT_WEB_PORT = 8000
 DEFAULT_WEB_HOST = "127.0.0.1"  # loopback: put a reverse proxy in front (README "Configuration")
 DEFAULT_RETENTION_DAYS = 7 * 365 + 2  # Wis. Stat. 19.21(4)(b): seven years unless a schedule says otherwise
 DEFAULT_SESSION_HOURS = 12  # a clerk signs in again at least this often
-
-
-def env(name: str, default: str = "") -> str:
-    return os.environ.get(name, "").strip() or default
 
 
 def env_int(name: str, default: int) -> int:
@@ -35,11 +34,19 @@ def env_bool(name: str, default: bool) -> bool:
 
 
 def town() -> str:
-    return env("TOWN", DEFAULT_TOWN)
+    return town_key()
 
 
 def database_url() -> str:
-    return env("DATABASE_URL")
+    """``DATABASE_URL``, default the SQLite file instance/assistant.db; a relative SQLite path is taken from the
+    repository root, so the web front, the action server and Rasa's tracker store open the same file wherever
+    they are started."""
+    url = env("DATABASE_URL", DEFAULT_DATABASE_URL)
+    if url.startswith("sqlite:///") and not url.startswith("sqlite:////"):
+        rel = url[len("sqlite:///"):]
+        if rel and rel != ":memory:" and not Path(rel).is_absolute():
+            url = "sqlite:///" + str(REPO / rel)
+    return url
 
 
 def retention_days() -> int:

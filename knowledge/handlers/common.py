@@ -7,7 +7,7 @@ from datetime import date
 from typing import Any
 
 from ..errors import NeedsClarification
-from ..model import Answer, Citation, Town
+from ..model import Answer, Citation, TopicRule, Town
 
 
 def use(answer: Answer, town: Town, name: str, day: date) -> Any:
@@ -116,6 +116,26 @@ def a_day(value: Any, field: str) -> date:
     if not isinstance(value, date):
         raise NeedsClarification("Which date do you mean?", field=field)
     return value.date() if hasattr(value, "date") and callable(value.date) else value
+
+
+def a_past_day(value: Any, field: str, today: date, question: str) -> date:
+    """``a_day``, and not after ``today``: a day in the future is asked back with ``question`` (formatted with
+    ``day``, "{day:%B %-d, %Y} is in the future...")."""
+    day = a_day(value, field)
+    if day > today:
+        raise NeedsClarification(question.format(day=day), field=field)
+    return day
+
+
+def say_rule(answer: Answer, town: Town, rule: TopicRule, on: date, step: bool = True) -> str:
+    """The text of a topic rule (topics.yml) rendered for ``on``: a step citing it, or only its citation when
+    ``step`` is False (the text then goes in the result or a caveat)."""
+    text = town.render(rule.text, on)
+    if step:
+        answer.step(text, rule.citation)
+    else:
+        answer.cite(rule.citation)
+    return text
 
 
 def plural(n: int, word: str) -> str:

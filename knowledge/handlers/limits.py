@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from datetime import date, timedelta
 
-from ..errors import NeedsClarification
 from ..model import Answer, Town
 from .. import rules
-from .common import a_day, add_contact, add_gaps, not_covered, plural, use, whole_count, with_lead
+from .common import (a_day, a_past_day, add_contact, add_gaps, not_covered, plural, say_rule, use, whole_count,
+                     with_lead)
 
 #: the parameter that says how long a litter is left out of the count, by town style
 LITTER_PERIODS = ("animal_limits.litter_weeks", "newborn_count.dogs_cats_months")
@@ -44,15 +44,9 @@ def _litter_until(answer: Answer, town: Town, born: date, on: date) -> tuple[str
 
 
 def _rule(answer: Answer, town: Town, name: str, on: date, step: bool = True) -> str | None:
+    """The animal_limits topic's rule ``name`` said (``say_rule``); None where the town has no such rule."""
     rule = town.topics["animal_limits"].rules.get(name)
-    if rule is None:
-        return None
-    text = town.render(rule.text, on)
-    if step:
-        answer.step(text, rule.citation)
-    else:
-        answer.cite(rule.citation)
-    return text
+    return None if rule is None else say_rule(answer, town, rule, on, step)
 
 
 @with_lead
@@ -67,10 +61,8 @@ def animal_limits(town: Town, *, on: date, dogs: int | None = None, cats: int | 
                                ("kittens", kittens, "kittens")):
         counts[field] = None if value is None else whole_count(value, field, what)
     if litter_born is not None:
-        litter_born = a_day(litter_born, "litter_born")
-        if litter_born > on:
-            raise NeedsClarification("That birth date is in the future. When was the litter born?",
-                                     field="litter_born")
+        litter_born = a_past_day(litter_born, "litter_born", on,
+                                 "That birth date is in the future. When was the litter born?")
     topic = town.topics["animal_limits"]
     if not topic.covered:
         return not_covered(town, "animal_limits", on)

@@ -15,7 +15,7 @@ from datetime import date, timedelta
 from ..errors import NeedsClarification
 from ..model import Answer, Town
 from ..rules import lead_of
-from .common import a_day, add_contact, add_gaps, not_covered, plural, use, with_lead
+from .common import a_day, a_past_day, add_contact, add_gaps, not_covered, plural, say_rule, use, with_lead
 
 KINDS = ("bite", "exposure")
 ANIMALS = ("dog", "cat", "other")
@@ -47,9 +47,8 @@ def quarantine(town: Town, *, incident: date | None = None, today: date, kind: s
         raise NeedsClarification("Was it a bite, or contact with an animal that may have rabies?", field="kind")
     if animal not in ANIMALS:
         raise NeedsClarification("Which animal: a dog, a cat or another animal?", field="animal")
-    if incident is not None and incident > today:
-        raise NeedsClarification(f"{incident:%B %-d, %Y} is in the future. On what date did it happen?",
-                                 field="incident")
+    if incident is not None:
+        a_past_day(incident, "incident", today, "{day:%B %-d, %Y} is in the future. On what date did it happen?")
     if not town.topics["quarantine"].covered:
         return not_covered(town, "quarantine", today)
     answer = Answer(topic="quarantine", town=town.key, result="")
@@ -68,13 +67,7 @@ def quarantine(town: Town, *, incident: date | None = None, today: date, kind: s
 
 def _say(answer: Answer, town: Town, name: str, on: date, step: bool = True) -> str:
     """The text of the quarantine topic's rule ``name`` (topics.yml); a step citing it unless ``step`` is False."""
-    rule = town.topics["quarantine"].rules[name]
-    text = town.render(rule.text, on)
-    if step:
-        answer.step(text, rule.citation)
-    else:
-        answer.cite(rule.citation)
-    return text
+    return say_rule(answer, town, town.topics["quarantine"].rules[name], on, step)
 
 
 def _lower(text: str) -> str:

@@ -24,6 +24,8 @@ if str(WEB_TESTS) not in sys.path:
 
 from fake_rasa import FakeRasa  # noqa: E402
 
+from tests.support.quick import fresh_store, migrated_db, quick_password_hashes  # noqa: E402,F401 - fixtures
+
 from web import create_app  # noqa: E402
 
 TOKEN = "abuse-twilio-token"
@@ -160,8 +162,8 @@ def sign(url_path: str, params: dict, token: str = TOKEN) -> str:
 
 
 @pytest.fixture
-def store(tmp_path):
-    st = Store(f"sqlite:///{tmp_path / 'web.db'}")
+def store(tmp_path, migrated_db):
+    st = fresh_store(migrated_db, tmp_path / "web.db")
     yield st
     st.close()
 

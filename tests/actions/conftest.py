@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from rasa_sdk.executor import CollectingDispatcher
 
-from knowledge import load_town
+from knowledge import town as shared_town
 
 from tests.actions.action_helpers import make_tracker  # noqa: E402
 
@@ -40,7 +40,7 @@ def tracker_factory():
 @pytest.fixture
 def mequon(monkeypatch):
     from actions import common
-    t = load_town("mequon")
+    t = shared_town("mequon")
     monkeypatch.setattr(common, "town", lambda: t)
     return t
 

@@ -8,7 +8,7 @@ import pytest
 from actions import common
 from actions.answers import ActionClarify
 from actions.search_fallback import index_for, label, suggest
-from knowledge import load_town
+from knowledge import town as shared_town
 
 from tests.actions.action_helpers import make_tracker, texts
 
@@ -66,17 +66,17 @@ def test_each_town_offers_its_own_sections(mequon, dispatcher):
 
 
 def test_a_topic_the_code_is_silent_on_is_labelled_by_its_title_alone():
-    mequon = load_town("mequon")
+    mequon = shared_town("mequon")
     assert label(mequon.topics["burning_rules"]) == mequon.topics["burning_rules"].title
 
 
 def test_short_words_are_not_spell_corrected_into_other_words():
-    index = index_for(load_town("dunkirk"))
+    index = index_for(shared_town("dunkirk"))
     assert index.spell("quarrantinne") == "quarantine"
     assert index.spell("lawm") is None  # not "law": too short to guess
     assert index.spell("zzzzzzz") is None
 
 
 def test_nothing_matched_and_no_guess_offers_no_buttons():
-    found = suggest(load_town("dunkirk"), "hmm", [])
+    found = suggest(shared_town("dunkirk"), "hmm", [])
     assert not found.out_of_scope and found.suggestions == []

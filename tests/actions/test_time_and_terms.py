@@ -6,7 +6,7 @@ import asyncio
 
 from actions import parsing
 from actions.answers import ActionAnswer, ActionHelp
-from knowledge import load_town
+from knowledge import town as shared_town
 
 from tests.actions.action_helpers import ent, make_tracker, texts
 
@@ -67,7 +67,7 @@ def test_untagged_materials_are_passed_as_said(dispatcher):
 
 
 def test_defined_terms_are_found_in_the_question():
-    dunkirk, mequon = load_town("dunkirk"), load_town("mequon")
+    dunkirk, mequon = shared_town("dunkirk"), shared_town("mequon")
     assert parsing.defined_term("who counts as an owner? im watching my sisters dog", dunkirk.definitions) == "owner"
     assert parsing.defined_term("is my dog at large if i leave him in my truck", dunkirk.definitions) == "at large"
     assert parsing.defined_term("does 'animal' include my fish tank?", dunkirk.definitions) == "animal"

@@ -17,15 +17,15 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from knowledge import handlers, load_town
+from knowledge import handlers, town as shared_town
 from knowledge.model import BurningOrder, Step
 from knowledge.when import Moment
 
 burning_module = importlib.import_module("knowledge.handlers.burning")
 TZ = ZoneInfo("America/Chicago")
-TOWNS = {key: load_town(key) for key in ("dunkirk", "mequon")}
+TOWNS = {key: shared_town(key) for key in ("dunkirk", "mequon")}
 NAMES = sorted({" ".join(n) for groups in TOWNS["dunkirk"].materials.values() for g in groups for n in g.names})
-SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 moments = st.datetimes(min_value=datetime(2024, 1, 1), max_value=datetime(2030, 12, 31)).map(
     lambda d: d.replace(tzinfo=TZ))

@@ -20,13 +20,15 @@ The test also records every parameter the cases read; test_every_parameter_is_ex
 from __future__ import annotations
 
 from datetime import date, datetime
+from functools import lru_cache
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import pytest
 import yaml
 
-from knowledge import NeedsClarification, handlers, load_town, when
+from knowledge import NeedsClarification, handlers, load_town, town as shared_town, when
+from knowledge.loader import SAFE_LOADER
 from knowledge.model import BurningOrder, Town
 
 CASES = Path(__file__).parent / "cases"
@@ -34,9 +36,18 @@ USED: dict[str, set[str]] = {}
 _TOWNS: dict[str, Town] = {}
 
 
+@lru_cache(maxsize=None)
+def case_files() -> tuple[tuple[Path, tuple[dict, ...]], ...]:
+    """Every case file with its cases, read once per run with libyaml (as knowledge/loader.py reads the towns):
+    the cases are parametrized here, run again by test_every_parameter_is_exercised and rendered by
+    test_render.py. Nothing changes a case."""
+    return tuple((path, tuple(yaml.load(path.read_text(), Loader=SAFE_LOADER) or ()))
+                 for path in sorted(CASES.rglob("*.yml")))
+
+
 def _all_cases():
-    for path in sorted(CASES.rglob("*.yml")):
-        for case in yaml.safe_load(path.read_text()) or []:
+    for path, cases in case_files():
+        for case in cases:
             yield pytest.param(case, id=f"{path.parent.name}/{path.stem}: {case['name']}")
 
 
@@ -174,7 +185,7 @@ def test_every_parameter_is_exercised():
         except NeedsClarification:
             pass
     for key in ("dunkirk", "mequon"):
-        town = load_town(key)
+        town = shared_town(key)
         unused = sorted(set(town.parameters) - USED.get(key, set()))
         assert not unused, f"{key}: parameters no case exercises: {unused}"
 

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from knowledge import handlers, load_town
+from knowledge import handlers, town as shared_town
 from knowledge.model import term_key
 
 #: where each town's code defines terms: (section, paragraph pattern) and how the term is printed there
@@ -30,7 +30,7 @@ IN_TEXT = {
 
 
 def _defined_terms(town_key: str) -> list[tuple[str, str]]:
-    town = load_town(town_key)
+    town = shared_town(town_key)
     out = []
     for number, path_pattern, term_pattern in DEFINING[town_key]:
         for p in town.sections[number].paragraphs:
@@ -42,7 +42,7 @@ def _defined_terms(town_key: str) -> list[tuple[str, str]]:
 
 @pytest.mark.parametrize("town_key", sorted(DEFINING))
 def test_every_defined_term_has_its_entry(town_key):
-    town = load_town(town_key)
+    town = shared_town(town_key)
     terms = _defined_terms(town_key)
     assert len(terms) >= 11
     for term, ref in terms:
@@ -57,7 +57,7 @@ def test_every_defined_term_has_its_entry(town_key):
 @pytest.mark.parametrize("town_key", sorted(DEFINING))
 def test_entries_quote_a_defining_paragraph(town_key):
     """No entry cites anything but a definition (or a paragraph that defines a term in its own words)."""
-    town = load_town(town_key)
+    town = shared_town(town_key)
     refs = {ref for _, ref in _defined_terms(town_key)}
     refs |= {ref for _, ref, _ in IN_TEXT[town_key]}
     for entry in {d.term: d for d in town.definitions.values()}.values():

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import yaml
 
-from knowledge import handlers, load_town
+from knowledge import handlers, town as shared_town
 
 LABELS = Path(__file__).resolve().parents[1] / "bot" / "lead_facts.yml"
 
@@ -24,7 +24,7 @@ def test_the_labels_are_many_and_well_formed():
 
 
 def test_topic_answers_lead_with_the_ordinance_fact():
-    towns = {k: load_town(k) for k in ("dunkirk", "mequon")}
+    towns = {k: shared_town(k) for k in ("dunkirk", "mequon")}
     labels = yaml.safe_load(LABELS.read_text())
     missed = []
     for label in labels:

@@ -11,7 +11,7 @@ from datetime import date
 
 import pytest
 
-from knowledge import handlers, load_town
+from knowledge import handlers, town as shared_town
 from knowledge.render import gsm7
 from knowledge.rules import Rule, lead_of
 
@@ -37,7 +37,7 @@ def test_every_case_answer_has_a_short_lead(case):
 
 @pytest.mark.parametrize("town", ["dunkirk", "mequon"])
 def test_every_covered_topic_has_a_lead_rule_and_every_topic_answer_a_lead(town):
-    t = load_town(town)
+    t = shared_town(town)
     for key, topic in t.topics.items():
         if topic.covered:
             assert any(isinstance(r, Rule) and r.lead and r.asks for r in topic.rules.values()), f"{town} {key}"
@@ -46,7 +46,7 @@ def test_every_covered_topic_has_a_lead_rule_and_every_topic_answer_a_lead(town)
 
 @pytest.mark.parametrize("town", ["dunkirk", "mequon"])
 def test_every_rule_lead_fits_and_names_its_section(town):
-    t = load_town(town)
+    t = shared_town(town)
     for key, topic in t.topics.items():
         for name, rule in topic.rules.items():
             if isinstance(rule, Rule) and rule.lead:
@@ -82,7 +82,7 @@ GRAIN = [
 
 @pytest.mark.parametrize("town,key,question,fact", GRAIN)
 def test_topic_answer_leads_with_the_rule_asked(town, key, question, fact):
-    answer = handlers.topic(load_town(town), key, on=date(2026, 12, 1), question=question)
+    answer = handlers.topic(shared_town(town), key, on=date(2026, 12, 1), question=question)
     assert re.search(fact, answer.lead), answer.lead
     check_lead(answer.lead)
 
@@ -90,7 +90,7 @@ def test_topic_answer_leads_with_the_rule_asked(town, key, question, fact):
 def test_a_question_in_a_neighbouring_topic_is_answered_from_the_rule_that_answers_it():
     # Classified as "permits" (a topic Dunkirk's code is silent on), but the words ask whether a cat needs a
     # license, which 7.02-1(a) answers: the code licenses "any dog more than five (5) months of age".
-    t = load_town("dunkirk")
+    t = shared_town("dunkirk")
     answer = handlers.topic(t, "permits", on=date(2026, 12, 1), question="is a license required for cats in dunkirk")
     assert answer.lead.startswith("No") and "cat" in answer.lead and answer.data.get("asked_topic") == "permits"
     # Without cross-topic ranking the same question is answered "not covered".
@@ -99,6 +99,6 @@ def test_a_question_in_a_neighbouring_topic_is_answered_from_the_rule_that_answe
 
 
 def test_an_aspect_the_caller_knows_picks_the_rule():
-    t = load_town("dunkirk")
+    t = shared_town("dunkirk")
     answer = handlers.topic(t, "quarantine", on=date(2026, 12, 1), aspect="costs")
     assert answer.lead.startswith("The owner pays") and answer.data["rule"] == "quarantine.costs"

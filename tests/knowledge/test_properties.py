@@ -7,14 +7,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from knowledge import NeedsClarification, handlers, load_town, when
+from knowledge import NeedsClarification, handlers, load_town, town as shared_town, when
 from knowledge.loader import resolve
 from knowledge.model import Answer, BurningOrder
 
-TOWNS = {key: load_town(key) for key in ("dunkirk", "mequon")}
+TOWNS = {key: shared_town(key) for key in ("dunkirk", "mequon")}
 towns = st.sampled_from(sorted(TOWNS))
 days = st.dates(min_value=date(2020, 1, 1), max_value=date(2032, 12, 31))
-SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def assert_cited(answer: Answer, town_key: str) -> None:

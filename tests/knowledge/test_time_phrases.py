@@ -14,9 +14,10 @@ from zoneinfo import ZoneInfo
 import pytest
 import yaml
 
-from knowledge import NeedsClarification, load_town, when
+from knowledge import NeedsClarification, town as shared_town, when
+from knowledge.loader import SAFE_LOADER
 
-TABLE = yaml.safe_load((Path(__file__).parent / "time_phrases.yml").read_text())
+TABLE = yaml.load((Path(__file__).parent / "time_phrases.yml").read_text(), Loader=SAFE_LOADER)
 CHICAGO = ZoneInfo("America/Chicago")
 REFERENCES = {"dec": date(2026, 12, 9), "jul": date(2026, 7, 8)}  # both Wednesdays
 TIMES = ("09:00", "17:00", "22:00")
@@ -49,7 +50,7 @@ def _params():
 
 @pytest.fixture(scope="module")
 def town():
-    return load_town("dunkirk")
+    return shared_town("dunkirk")
 
 
 def test_table_is_large_enough():

@@ -8,7 +8,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from fake_rasa import FakeRasa  # noqa: E402
 
-from records import Store  # noqa: E402
+from tests.support.quick import fresh_store, migrated_db, quick_password_hashes  # noqa: E402,F401 - fixtures
 from tests.support.services import free_port as dead_port  # noqa: E402,F401  (a port nothing listens on)
 from web import create_app  # noqa: E402
 
@@ -23,8 +23,8 @@ def fake_rasa():
 
 
 @pytest.fixture
-def store(tmp_path):
-    st = Store(f"sqlite:///{tmp_path / 'web.db'}")
+def store(tmp_path, migrated_db):
+    st = fresh_store(migrated_db, tmp_path / "web.db")
     yield st
     st.close()
 

@@ -13,7 +13,7 @@ from live import LiveServer
 from test_browser import ARGS, CHROMIUM, axe_violations, browser, focused, tab_to  # noqa: F401 - fixtures
 
 pytestmark = [
-    pytest.mark.slow,
+    pytest.mark.stack,
     pytest.mark.skipif(not os.access(CHROMIUM, os.X_OK),
                        reason=f"{CHROMIUM} is missing: `make system-deps` installs Debian's chromium"),
 ]
