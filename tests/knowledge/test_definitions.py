@@ -67,7 +67,7 @@ def test_entries_quote_a_defining_paragraph(town_key):
 @pytest.mark.parametrize("town_key", sorted(IN_TEXT))
 def test_every_term_defined_in_the_text_has_its_entry_quoting_it(town_key):
     """A term the code defines where it uses it ("vicious", 7.02-6(b)(1)) is answered with those words."""
-    town = load_town(town_key)
+    town = shared_town(town_key)
     for term, ref, words in IN_TEXT[town_key]:
         entry = town.definitions.get(term_key(term))
         assert entry is not None, f"{town_key}: {term!r} ({ref}) has no entry in definitions.yml"
