@@ -28,7 +28,7 @@ def quick_password_hashes(monkeypatch):
     real hasher."""
     from records import clerks
     monkeypatch.setattr(clerks, "_hasher", QUICK_HASHER)
-    monkeypatch.setattr(clerks, "_DUMMY_HASH", QUICK_DUMMY_HASH)
+    monkeypatch.setattr(clerks, "_dummy_hash", lambda: QUICK_DUMMY_HASH)
 
 
 @pytest.fixture(scope="session")

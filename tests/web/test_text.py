@@ -46,14 +46,15 @@ def test_pages_break_between_sentences_never_inside_one_that_fits(sentences):
 @given(SENTENCE, st.lists(SENTENCE, max_size=8), st.lists(SENTENCE, max_size=4), st.lists(SENTENCE, max_size=3))
 def test_an_answers_page_one_is_its_lead_and_more_only_when_there_is_more(lead, steps, gaps, notes):
     lead = lead[:160]
+    shown = re.sub(r"[ \t]+", " ", lead).strip()  # a lead cut at 160 may end in a space; a page never does
     answer = clean_answer({"lead": lead, "rest": "", "steps": [{"text": s, "cites": []} for s in steps],
                            "sources": [], "gaps": gaps, "caveats": notes})
     pages = answer_pages(answer)
     assert all(gsm7_length(p) <= SMS_LIMIT and is_gsm7(p) for p in pages)
     if steps or gaps or notes:
-        assert pages[0] == to_gsm7(lead) + MORE_FIRST and len(pages) > 1
+        assert pages[0] == to_gsm7(shown) + MORE_FIRST and len(pages) > 1
     else:
-        assert pages == [to_gsm7(lead)]
+        assert pages == [to_gsm7(shown)]
 
 
 def test_clean_answer_refuses_what_is_not_an_answer_and_keeps_strings_only():
