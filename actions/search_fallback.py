@@ -131,14 +131,14 @@ class TopicIndex:
         return out
 
 
-_INDEXES: dict[int, TopicIndex] = {}
-
-
 def index_for(town: Town) -> TopicIndex:
-    """The town's index, built once per loaded Town."""
-    if id(town) not in _INDEXES:
-        _INDEXES[id(town)] = TopicIndex(town)
-    return _INDEXES[id(town)]
+    """The town's index, built once per loaded Town and kept on it (as knowledge.rules keeps its ranker), so a
+    discarded Town's index can never serve another."""
+    index = getattr(town, "_topic_index", None)
+    if index is None:
+        index = TopicIndex(town)
+        town._topic_index = index
+    return index
 
 
 def suggest(town: Town, question: str, ranking: list[dict] | None = None) -> Outcome:
