@@ -7,7 +7,7 @@ RASA := PYTHONPATH=$(CURDIR) RASA_TELEMETRY_ENABLED=false SQLALCHEMY_SILENCE_UBE
 BOT_MODEL := models/ordinance.tar.gz
 SPACY_MODEL := bot/spacy_pipeline/config.cfg
 BOT_TOKEN_FILE := instance/rasa_auth_token
-BOT_INPUTS := bot/config.yml $(wildcard bot/domain/*.yml) $(wildcard data/*.yml) bot/components.py bot/normaliser.py \
+BOT_INPUTS := bot/config.yml $(wildcard bot/domain/*.yml) $(wildcard data/*.yml) bot/components.py bot/components_diet.py bot/normaliser.py \
   $(SPACY_MODEL)
 
 # The rule-based spaCy pipeline (blank English + entity_ruler from the knowledge base), loaded by path.
