@@ -22,13 +22,23 @@ import random
 import threading
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from functools import lru_cache
 from urllib.parse import urlsplit
+from zoneinfo import ZoneInfo
 
 from . import settings
 from .clock import utcnow
 from .outbox import Alert
 
 log = logging.getLogger(__name__)
+# twilio's HTTP client logs each request's query at INFO: the message-log lookups carry residents' numbers
+logging.getLogger("twilio.http_client").setLevel(logging.WARNING)
+
+
+@lru_cache(maxsize=None)
+def _town_tz(town: str) -> ZoneInfo:
+    from knowledge import town as load_town  # the town's data, once per town and process
+    return ZoneInfo(load_town(town).timezone)
 
 TWILIO_HOST = "https://api.twilio.com"
 HTTP_TIMEOUT = 15.0  # seconds; always well under the lease, so a live sender never outlasts its claim
@@ -190,6 +200,9 @@ class Sender:
                 if sid:
                     self.store.alert_sent(a.id, sid)
                     return "found"
+            if not self.store.alert_still_true(a, self._tz(a.town)):
+                self.store.alert_superseded(a.id)
+                return "skipped"
             sid = self.gateway.send(a)
         except Refused as exc:
             self.store.alert_failed(a.id, str(exc))
@@ -204,6 +217,11 @@ class Sender:
             return "retry"
         self.store.alert_sent(a.id, sid)
         return "sent"
+
+    @staticmethod
+    def _tz(town: str):
+        """The town's time zone (burn days are town days), from its data; loaded once per town."""
+        return _town_tz(town)
 
     def run(self, stop: threading.Event | None = None, poll: float = 2.0) -> None:
         stop = stop or threading.Event()

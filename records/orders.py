@@ -144,6 +144,8 @@ class BurningOrders:
             raise ValueError("an extension must end later than the order does now; lift it to end it earlier")
         if old.end_at is None:
             raise ValueError("the order is already in force until lifted")
+        if getattr(old, "ended_by", ""):  # lifted early or superseded: its notifiers were told it ended
+            raise ValueError("this order was lifted or superseded; record a new order instead")
         now = now or utcnow()
         o = s.no_burning_orders
         with self.engine.begin() as conn:

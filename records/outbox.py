@@ -29,6 +29,8 @@ from .clock import utcnow
 
 #: Sender states that end an alert; "sent" is followed by Twilio's delivery status in ``delivery``.
 NOT_SENDABLE = ("opted_out", "no_number")
+#: never sent because a later change made it untrue before its turn (Outbox.alert_still_true)
+SUPERSEDED = "superseded"
 DELIVERY_STATES = ("delivered", "failed", "undelivered")
 
 #: compose(kind, order, notification or None, moment) -> the text; ``moment`` is the lift time for "lifted".
@@ -255,6 +257,27 @@ class Outbox:
             values["uncertain"] = True
         with self.engine.begin() as conn:
             conn.execute(update(t).where(t.c.id == alert_id, t.c.state == "sending").values(**values))
+
+    def alert_still_true(self, alert: Alert, tz: tzinfo) -> bool:
+        """Is what the alert says still so, just before it is sent? An all-clear ("lifted") only while no order
+        covers the notifier's burn day at all; a "may not go ahead" ("order") only while one still does. A
+        retried or delayed alert must never overtake a later change (a wrong "you may burn" is the worst)."""
+        if alert.kind not in ("order", "lifted") or alert.notification_id is None:
+            return True
+        n = s.burn_notifications
+        with self.engine.connect() as conn:
+            day = conn.execute(select(n.c.burn_date).where(n.c.id == alert.notification_id)).scalar()
+            if day is None:
+                return alert.kind == "order"  # the notice is gone (purged): an all-clear is not sent blind
+            covered = bool(_covering(conn, alert.town, day, tz))
+        return covered if alert.kind == "order" else not covered
+
+    def alert_superseded(self, alert_id: int) -> None:
+        """A later change made the alert untrue before it was sent (an order then lifted, or lifted then
+        re-ordered): never sent; the alert queued for the later change says what holds."""
+        t = s.sms_alerts
+        with self.engine.begin() as conn:
+            conn.execute(update(t).where(t.c.id == alert_id).values(state="superseded", claimed_until=None))
 
     def alert_opted_out(self, alert_id: int) -> None:
         """The number opted out after the alert was queued: never sent."""

@@ -185,3 +185,37 @@ def test_a_status_callback_records_the_delivery_even_before_the_sender_records_t
     assert not store.alert_delivery(a.id, "SMabc", "sending")
     got = store.alerts()[0]
     assert got.delivery == "undelivered" and got.message_sid == "SMabc"
+
+
+def test_a_lifted_order_cannot_be_extended_so_no_day_is_re_covered_without_a_new_text(store):
+    burns(store, [2])
+    first = record(store, day(1), day(3))
+    store.lift_order("dunkirk", day(1, 12), board_action="Board 12/1", recorded_by="ann", now=MON, alerts=PLAN)
+    with pytest.raises(ValueError, match="lifted or superseded"):
+        store.extend_order(first.order.id, day(5), board_action="Board 12/2", recorded_by="ann", now=MON,
+                           alerts=PLAN)
+
+
+def test_an_all_clear_overtaken_by_a_new_order_is_never_sent(store, sender, twilio):
+    (note,) = burns(store, [2])
+    record(store, day(1), day(3), plan=AlertPlan(CHI, MON.date(), compose, ""))
+    drain(sender)  # "may not go ahead" sent
+    store.lift_order("dunkirk", day(1, 12), board_action="Board 12/1", recorded_by="ann", now=MON, alerts=PLAN)
+    twilio.fail_next(1, status=429)  # the all-clear waits for a retry ...
+    drain(sender, rounds=1)
+    record(store, day(2), day(3), plan=AlertPlan(CHI, MON.date(), compose, ""))  # ... and a new order lands
+    drain(sender)
+    lifted = store.alerts(kind="lifted")
+    assert [a.state for a in lifted] == ["superseded"]
+    assert all("lifted" not in m["body"] for m in twilio.sent_to(e164(note.phone)))
+    assert len(twilio.sent_to(e164(note.phone))) == 2  # both "may not go ahead" texts, no all-clear between
+
+
+def test_a_may_not_text_overtaken_by_the_lift_is_not_sent_after_the_all_clear(store, sender, twilio):
+    (note,) = burns(store, [2])
+    record(store, day(1), day(3), plan=AlertPlan(CHI, MON.date(), compose, ""))
+    twilio.fail_next(1, status=429)
+    drain(sender, rounds=1)  # the "may not go ahead" waits for a retry
+    store.lift_order("dunkirk", day(1, 12), board_action="Board 12/1", recorded_by="ann", now=MON, alerts=PLAN)
+    drain(sender)
+    assert [a.state for a in store.alerts(kind="order")] == ["superseded"]
