@@ -352,6 +352,10 @@ _AWAY = re.compile(r"\s*(from|away|off|of (the|my|our|a|an|any|his|her|their|tha
                    re.I)
 
 
+def _number_word(word: str) -> bool:
+    return word not in ("a", "an", "to", "too", "for", "tree") and count_value(word) is not None
+
+
 def distance_feet(text: str, away: bool = False) -> Optional[float]:
     """The first distance in ``text`` in feet ("50 ft", "50'", "fifty feet", "20 yards", "15 m"); None if none.
     ``away``: only a distance said as one ("20 feet from the garage", "30 ft away"), not a size ("a 10 foot
@@ -364,7 +368,9 @@ def distance_feet(text: str, away: bool = False) -> Optional[float]:
             value = float(number)
         else:  # number words only ("fifty", "forty five"): not "a foot", "and a foot"
             tokens = re.split(r"[- ]", number.lower())
-            if any(w in ("a", "an", "to", "too", "for", "tree") or count_value(w) is None for w in tokens):
+            if len(tokens) == 2 and not _number_word(tokens[0]) and _number_word(tokens[1]):
+                tokens, number = tokens[1:], tokens[1]  # "burn twenty feet": the word before is not the number's
+            if not all(_number_word(w) for w in tokens):
                 continue
             value = count_value(number)
             if value is None:

@@ -159,6 +159,8 @@ def test_the_date_that_goes_with_each_question():
     ("can i burn 3 tires 10 feet from my house", 10.0),
     ("can i burn tonight", None),
     ("i have 2 dogs and a foot of snow", None),
+    ("is forty feet enough", 40.0),
+    ("ten yards from my shed", 30.0),
 ])
 def test_the_distance_a_resident_gives_is_read_in_feet(text, feet):
     assert parsing.distance_feet(text) == feet
@@ -171,6 +173,8 @@ def test_the_distance_a_resident_gives_is_read_in_feet(text, feet):
     ("can i burn a 10 foot pile of brush", None),
     ("can i burn 2 ft of brush tonight", None),
     ("my pile is 6 feet high, can i burn it", None),
+    ("can I burn twenty feet from the barn", 20.0),  # the word before a number word is not part of it
+    ("can i burn two feet of brush", None),
 ])
 def test_a_burn_question_reads_only_a_distance_said_as_one(text, feet):
     assert parsing.distance_feet(text, away=True) == feet
