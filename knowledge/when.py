@@ -203,9 +203,11 @@ def _take_part(text: str, p: _Parsed) -> str:
     m = re.search(r"\b(?:this |the |on the )?weekend\b", text)
     if m:
         p.weekend, text = True, _cut(text, m)
-    m = re.search(r"\b(this|next|the) week\b", text)
+    if re.search(r"\bweek (after|before|of)\b|\b(later|earlier) this week\b", text):
+        raise NeedsClarification("Which day do you mean? A date like \"June 6\" settles it.", field="when")
+    m = re.search(r"\b(this|next) week\b", text)
     if m and not p.weekend:
-        p.week, text = ("next" if m.group(1) == "next" else "this"), _cut(text, m)
+        p.week, text = m.group(1), _cut(text, m)
     for words, part, today in daypart.PART_WORDS:
         m = re.search(rf"\b(?:{words})\b", text)
         if m:
@@ -411,7 +413,10 @@ def _resolve(text: str, town: Town, now: datetime, prefer: str, day_only: bool) 
     rest = _take_clock(rest, p)
     if p.day is None:
         rest = _take_day(rest, p, today, prefer)
-    if p.week and p.day is None and not p.weekend:
+    if p.week and p.day is not None:  # "next week Tuesday": which Tuesday is not worth guessing
+        raise NeedsClarification(f"Which date do you mean (\"{(text or '').strip()}\")? A date like \"June 6\" "
+                                 "settles it.", field="when")
+    if p.week and not p.weekend:
         return _week(p, today, local, tz, prefer)
     if p.day is None and not p.weekend:
         p.day = _absolute_day(rest, today, prefer)

@@ -53,3 +53,9 @@ def test_a_clock_time_this_week_asks_which_day(dunkirk):
     with pytest.raises(NeedsClarification) as err:
         when.resolve("next week at 9", dunkirk, local(2026, 5, 15, 10, 0))
     assert "Which day next week" in err.value.message
+
+
+@pytest.mark.parametrize("phrase", ["the week after next", "next week tuesday", "later this week"])
+def test_a_week_phrase_that_does_not_name_one_week_or_day_is_asked_back(dunkirk, phrase):
+    with pytest.raises(NeedsClarification):
+        when.resolve(phrase, dunkirk, local(2026, 6, 1, 10, 0))
