@@ -21,7 +21,7 @@ import logging
 import random
 import threading
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime, timedelta, timezone
 from functools import lru_cache
 from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo
@@ -140,15 +140,21 @@ class TwilioGateway:
         return self._call(lambda: self.client.messages.create(**kwargs)).sid
 
     def find(self, alert: Alert) -> str | None:
-        """The SID of a message already sent for this alert (same To, From and body, sent since it was
-        queued), or None. Twilio's DateSent filter is by day (UTC), so the day before is included."""
+        """The SID of a message already sent for this alert (same To, From and body, created since a day before
+        it was queued), or None. No DateSent filter: Twilio leaves DateSent empty while a message waits in
+        its queue, and such a message must be found too; the log is read newest first, by creation."""
         since = alert.created_at - timedelta(days=1)
+        if since.tzinfo is None:
+            since = since.replace(tzinfo=timezone.utc)
 
         def look():
-            for m in self.client.messages.list(to=alert.to_number, from_=self.cfg.from_number,
-                                               date_sent_after=since, page_size=100):
+            for m in self.client.messages.list(to=alert.to_number, from_=self.cfg.from_number, page_size=100,
+                                               limit=1000):
                 if m.body == alert.body:
                     return m.sid
+                created = getattr(m, "date_created", None)
+                if isinstance(created, datetime) and created.tzinfo is not None and created < since:
+                    return None  # older than the alert: it was never sent
             return None
         try:
             return self._call(look)
