@@ -57,12 +57,14 @@ def answer_for(intent: str, tracker: Tracker, t, now) -> Answer:
                               question=text)
     if intent in ("ask_quarantine", "ask_bites"):
         said = common.when_text(tracker)
-        incident = common.entity(tracker, "incident") or "bite"
-        animal = animal_kind(common.entity(tracker, "animal")) or "dog"
+        kind = parsing.incident_kind(text, [e.get("value") for e in common.entities(tracker, "incident")])
+        named = [animal_kind(str(e.get("value"))) for e in common.entities(tracker, "animal")]
+        # "a skunk fought our dog": the pet, not the wild animal, is the one confined
+        animal = next((a for a in named if a in ("dog", "cat")), named[0] if named else "dog")
         vacc = common.entity(tracker, "vaccinated")
         return handlers.quarantine(
             t, incident=when.parse_day(said, t, now=now, prefer="past") if said else None, today=today,
-            kind="exposure" if incident == "exposure" else "bite",
+            kind=kind,
             animal=animal if animal in ("dog", "cat") else "other",
             vaccinated=None if vacc is None else vacc == "vaccinated")
     if intent in LICENSE_INTENTS and parsing.asks_moving_deadline(text):

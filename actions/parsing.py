@@ -430,6 +430,24 @@ def asks_a_meaning(text: str) -> bool:
     return bool(_MEANING.search(text or ""))
 
 
+_EXPOSURE = re.compile(r"\bexpos|\brabid\b|positive for rabies|\b(has|had|with|carrying|carried|for) rabies\b|"
+                       r"\brabies (test|positive)", re.I)
+_WILD = re.compile(r"\b(skunk|raccoon|racoon|bat|fox|coyote|wild animal|wildlife|possum|opossum|woodchuck|"
+                   r"groundhog)s?\b", re.I)
+
+
+def incident_kind(text: str, said: Iterable[str] = ()) -> Optional[str]:
+    """ "exposure" (contact with an animal that may have rabies: "a skunk that tested positive for rabies"),
+    "bite" (the animal bit someone), or None when a wild animal is named without saying which: asked back,
+    never guessed (an exposed pet is confined far longer than a biting one)."""
+    said = {str(v).lower() for v in said}
+    if "exposure" in said or _EXPOSURE.search(text or ""):
+        return "exposure"
+    if _WILD.search(text or ""):
+        return None
+    return "bite"
+
+
 def asks_how_long(text: str) -> bool:
     """ "How long is the quarantine?", "how many days", "when can she come out": a question about the period."""
     return bool(re.search(r"\bhow (long|many (days|weeks))\b|\b(days?|weeks?)\b|quarant|isolat|confine|observ|"

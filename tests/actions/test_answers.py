@@ -253,3 +253,17 @@ def test_the_size_of_a_pile_is_not_read_as_its_distance_from_a_building(dispatch
     run(ActionAnswer(), dispatcher, make_tracker(text, "ask_can_burn", [ent(text, "tomorrow at 3", "when")]))
     out = texts(dispatcher)[0]
     assert "too close" not in out and "7.11" in out
+
+
+def test_a_pet_that_fought_a_rabid_skunk_gets_the_exposure_periods_not_a_bite_quarantine():
+    text = "our dog got in a fight with a skunk that tested positive for rabies on april 1. he was never vaccinated"
+    d = CollectingDispatcher()
+    run(ActionAnswer(), d, make_tracker(text, "ask_quarantine", [ent(text, "dog", "animal"), ent(text, "skunk", "animal"),
+                                                                 ent(text, "on april 1", "when")]))
+    out = texts(d)[0]
+    assert "180" in out and "14 days" not in out.split("\n")[0], out
+
+
+def test_a_wild_animal_named_without_saying_bite_or_rabies_is_asked_back():
+    out = _ask("my cat tangled with a raccoon last night, how long is the quarantine", "ask_quarantine")
+    assert "Was it a bite, or contact with an animal that may have rabies?" in out, out

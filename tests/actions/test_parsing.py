@@ -178,3 +178,14 @@ def test_the_distance_a_resident_gives_is_read_in_feet(text, feet):
 ])
 def test_a_burn_question_reads_only_a_distance_said_as_one(text, feet):
     assert parsing.distance_feet(text, away=True) == feet
+
+
+@pytest.mark.parametrize("text, said, kind", [
+    ("our dog fought a skunk that tested positive for rabies", [], "exposure"),
+    ("my dog was exposed to a rabid raccoon", ["bite"], "exposure"),
+    ("my dog bit the neighbor", ["bite"], "bite"),
+    ("how long is the quarantine", [], "bite"),
+    ("my cat tangled with a raccoon", [], None),  # asked back: bite or possible rabies?
+])
+def test_the_kind_of_incident_is_read_and_a_wild_animal_alone_is_asked_back(text, said, kind):
+    assert parsing.incident_kind(text, said) == kind
