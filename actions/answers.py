@@ -51,6 +51,9 @@ def answer_for(intent: str, tracker: Tracker, t, now) -> Answer:
                 said and parsing.names_young(tracker.latest_message.get("entities", []), text)):
             born = when.parse_day(said, t, now=now, prefer="past") if said else None
             return handlers.animal_limits(t, on=today, litter_born=born, **counted)
+    if intent in ("ask_quarantine", "ask_bites") and parsing.asks_consequence(text) and not common.when_text(tracker):
+        # "what happens if I don't keep my dog quarantined?": the penalty, not the periods again
+        return handlers.topic(t, "animal_penalties", on=today, question=text, aspect="quarantine_order")
     if intent == "ask_bites" and not common.when_text(tracker) and not parsing.asks_how_long(text):
         # "who do I report a bite to?": the bites topic leads with the rule asked (report, confine, ...)
         return handlers.topic(t, "bites", on=today, animal=animal_kind(common.entity(tracker, "animal")),

@@ -448,6 +448,12 @@ def incident_kind(text: str, said: Iterable[str] = ()) -> Optional[str]:
     return "bite"
 
 
+def asks_consequence(text: str) -> bool:
+    """ "What happens if I don't keep him quarantined?", "the fine for ...": a question about the penalty."""
+    return bool(re.search(r"\b(fined|penalt\w*|jail|ticket\w*|forfeit\w*|punish\w*|consequences?)\b|"
+                          r"\bwhat happens if\b|\b(a|the) fine\b|\bfine for\b", text or "", re.I))
+
+
 def asks_how_long(text: str) -> bool:
     """ "How long is the quarantine?", "how many days", "when can she come out": a question about the period."""
     return bool(re.search(r"\bhow (long|many (days|weeks))\b|\b(days?|weeks?)\b|quarant|isolat|confine|observ|"

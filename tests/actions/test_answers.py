@@ -267,3 +267,16 @@ def test_a_pet_that_fought_a_rabid_skunk_gets_the_exposure_periods_not_a_bite_qu
 def test_a_wild_animal_named_without_saying_bite_or_rabies_is_asked_back():
     out = _ask("my cat tangled with a raccoon last night, how long is the quarantine", "ask_quarantine")
     assert "Was it a bite, or contact with an animal that may have rabies?" in out, out
+
+
+def test_what_happens_if_a_quarantine_is_ignored_gives_the_penalty_not_the_periods():
+    out = _ask("what happens if i dont keep my dog quarantined like the officer said", "ask_quarantine")
+    assert "$1,000.00" in out and "7.02-18(b)(2)" in out.split("\n")[0], out
+    periods = _ask("is it fine to keep my dog home for the quarantine, how long", "ask_quarantine")
+    assert "14 days" in periods, periods
+
+
+def test_in_mequon_a_quarantine_penalty_question_gets_the_penalty_topic(dispatcher, mequon):
+    run(ActionAnswer(), dispatcher, make_tracker("what happens if i ignore the quarantine order", "ask_quarantine"))
+    out = texts(dispatcher)[0]
+    assert "58-" in out and "Dunkirk" not in out and "10 days" not in out.split("\n")[0], out

@@ -189,3 +189,14 @@ def test_a_burn_question_reads_only_a_distance_said_as_one(text, feet):
 ])
 def test_the_kind_of_incident_is_read_and_a_wild_animal_alone_is_asked_back(text, said, kind):
     assert parsing.incident_kind(text, said) == kind
+
+
+@pytest.mark.parametrize("text, asks", [
+    ("what happens if i dont keep my dog quarantined", True),
+    ("is there a fine for breaking quarantine", True),
+    ("can i go to jail for this", True),
+    ("is it fine to keep him at home", False),
+    ("how long is the quarantine", False),
+])
+def test_a_question_about_the_penalty_is_told_from_one_about_the_rule(text, asks):
+    assert parsing.asks_consequence(text) is asks
