@@ -62,8 +62,10 @@ def answer_for(intent: str, tracker: Tracker, t, now) -> Answer:
         said = common.when_text(tracker)
         kind = parsing.incident_kind(text, [e.get("value") for e in common.entities(tracker, "incident")])
         named = [animal_kind(str(e.get("value"))) for e in common.entities(tracker, "animal")]
-        # "a skunk fought our dog": the pet, not the wild animal, is the one confined
-        animal = next((a for a in named if a in ("dog", "cat")), named[0] if named else "dog")
+        # an exposure ("a rabid skunk fought our dog"): the pet, not the wild animal, is the one confined; a bite
+        # ("my ferret bit my nephew ... like a dog?"): the animal named first bit
+        pets = [a for a in named if a in ("dog", "cat")] if kind == "exposure" else []
+        animal = (pets or named or ["dog"])[0]
         vacc = common.entity(tracker, "vaccinated")
         return handlers.quarantine(
             t, incident=when.parse_day(said, t, now=now, prefer="past") if said else None, today=today,

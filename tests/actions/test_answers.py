@@ -280,3 +280,11 @@ def test_in_mequon_a_quarantine_penalty_question_gets_the_penalty_topic(dispatch
     run(ActionAnswer(), dispatcher, make_tracker("what happens if i ignore the quarantine order", "ask_quarantine"))
     out = texts(dispatcher)[0]
     assert "58-" in out and "Dunkirk" not in out and "10 days" not in out.split("\n")[0], out
+
+
+def test_the_animal_that_bit_is_the_one_named_first_not_the_dog_it_is_compared_to():
+    text = "my ferret bit my nephew, does the ferret have to be quarantined 10 days like a dog?"
+    d = CollectingDispatcher()
+    run(ActionAnswer(), d, make_tracker(text, "ask_quarantine", [ent(text, "ferret", "animal"),
+                                                                 ent(text, "dog", "animal")]))
+    assert "14 days" not in texts(d)[0].split("\n")[0], texts(d)[0]
