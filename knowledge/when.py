@@ -444,11 +444,7 @@ def _weekend(p: _Parsed, today: date, local: datetime, tz: ZoneInfo, prefer: str
     part = p.part or WHOLE_DAY
     start = datetime.combine(saturday, part.start, tz)
     end = datetime.combine(saturday + timedelta(days=1), part.end, tz)
-    if prefer == "future" and start < local <= end:
-        start = local
-    label = f"this weekend{' ' + p.part_word if p.part else ''}"
-    return Moment(start, end, "interval", f"{label} ({words_for_day(start.date())} {words_for_time(start)} to "
-                                          f"{words_for_day(end.date())} {words_for_time(end)})", part="weekend")
+    return _days(start, end, local, prefer, f"this weekend{' ' + p.part_word if p.part else ''}", "weekend")
 
 
 def _week(p: _Parsed, today: date, local: datetime, tz: ZoneInfo, prefer: str) -> Moment:
@@ -459,10 +455,16 @@ def _week(p: _Parsed, today: date, local: datetime, tz: ZoneInfo, prefer: str) -
     monday = today - timedelta(days=today.weekday()) + timedelta(days=7 if p.week == "next" else 0)
     start = datetime.combine(max(monday, today), WHOLE_DAY.start, tz)
     end = datetime.combine(monday + timedelta(days=6), WHOLE_DAY.end, tz)
+    return _days(start, end, local, prefer, f"{p.week} week", "week")
+
+
+def _days(start: datetime, end: datetime, local: datetime, prefer: str, label: str, part: str) -> Moment:
+    """An interval of several days ("this weekend", "next week"), from now when it has begun and the future is
+    asked about, said with its ends: "this week (Monday, June 1, 2026 10:00 a.m. CDT to Sunday, ...)"."""
     if prefer == "future" and start < local <= end:
         start = local
-    return Moment(start, end, "interval", f"{p.week} week ({words_for_day(start.date())} {words_for_time(start)} to "
-                                          f"{words_for_day(end.date())} {words_for_time(end)})", part="week")
+    return Moment(start, end, "interval", f"{label} ({words_for_day(start.date())} {words_for_time(start)} to "
+                                          f"{words_for_day(end.date())} {words_for_time(end)})", part=part)
 
 
 def _place(p: _Parsed, town: Town, local: datetime, tz: ZoneInfo, prefer: str) -> Moment:
