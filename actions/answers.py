@@ -76,6 +76,10 @@ def answer_for(intent: str, tracker: Tracker, t, now) -> Answer:
         said = common.when_text(tracker)
         return handlers.license_deadline(t, on=today, moved_in=when.parse_day(said, t, now=now, prefer="past")
                                          if said else None)
+    if intent == "ask_late_fee":
+        dated = late_fee_on_dates_said(tracker, t, now)
+        if dated is not None:
+            return dated
     if intent == "ask_multiple_dog_license":
         dogs = parsing.animals_and_young(tracker.latest_message.get("entities", [])).get("dogs")
         if dogs and dogs > 1:
@@ -109,6 +113,26 @@ def answer_for(intent: str, tracker: Tracker, t, now) -> Answer:
     if key == "permits" and animal == "cat" and "for_cat" in t.topics["license_required"].rules:
         key = "license_required"  # "do cats need a license/permit?": the license topic's answer for cats
     return handlers.topic(t, key, on=today, animal=animal, question=common.text_of(tracker))
+
+
+def late_fee_on_dates_said(tracker: Tracker, t, now) -> Answer | None:
+    """"We adopted her on June 1 and license her today: is there a late fee?": the license computed on the days
+    said (the day the dog came, the day of buying, else today), which says whether the late fee applies (7.02-4,
+    58-533(c)(4)). None when no day the dog came is said."""
+    text = common.text_of(tracker)
+    whens = common.entities(tracker, "when")
+    got = parsing.when_after(whens, text, parsing.ACQUIRED_CUE, parsing.BUY_CUE, asked=False)
+    if got is None:
+        return None
+    came = when.parse_day(str(got["value"]), t, now=now, prefer="past")
+    bought = parsing.when_after(whens, text, parsing.BUY_CUE, parsing.ACQUIRED_CUE, asked=False)
+    on = when.parse_day(str(bought["value"]), t, now=now, prefer="future") if bought else now.date()
+    dogs = parsing.animals_counted(tracker.latest_message.get("entities", [])).get("dog") or 1
+    said = parsing.neutered_said(text) or {"neutered": "all", "unneutered": "none"}.get(
+        str(common.entity(tracker, "neutered")))
+    neutered = dogs if said == "all" else 0 if said == "none" else int(said) if said else None
+    day = {"moved_in" if parsing.acquired_kind(text) == "moved" else "acquired": came}
+    return handlers.license_cost(t, on=on, dogs=dogs, neutered=neutered, **day)
 
 
 #: intents under which "we just moved here, when do we need a license by?" is asked

@@ -102,8 +102,9 @@ def says_none(text: str, nope: bool = False) -> bool:
 
 # ----------------------------------------------------------------------------------------- dates of the license
 
-ACQUIRED_CUE = re.compile(r"\b(got|get|adopt\w*|bought (?:him|her|it|the dog|the pup\w*)|rescued|moved|acquired|"
-                          r"brought|born|since)\b", re.I)
+#: "got/get" of the dog, not of its license ("I never got licenses this year": not a day the dog came)
+ACQUIRED_CUE = re.compile(r"\b((?:got|get)(?!\s+(?:\w+\s+)?licen[cs]e)|adopt\w*|bought (?:him|her|it|the dog|the pup\w*)|"
+                          r"rescued|moved|acquired|brought|born|since)\b", re.I)
 BUY_CUE = re.compile(r"\b(buy|buying|purchas\w*|pay|paying|license (?:it|him|her|them)|get (?:it|the license)|"
                      r"licensing)\b", re.I)
 _LONG_AGO = re.compile(r"\b(years?|long|ages|forever|always|before this year|last year|a while|since birth|"

@@ -288,3 +288,26 @@ def test_the_animal_that_bit_is_the_one_named_first_not_the_dog_it_is_compared_t
     run(ActionAnswer(), d, make_tracker(text, "ask_quarantine", [ent(text, "ferret", "animal"),
                                                                  ent(text, "dog", "animal")]))
     assert "14 days" not in texts(d)[0].split("\n")[0], texts(d)[0]
+
+
+def test_a_late_fee_question_with_the_day_the_dog_came_is_computed_not_the_topic(dispatcher):
+    text = "we adopted a spayed dog on june 20, licensing her today. is there a late fee?"
+    run(ActionAnswer(), dispatcher, make_tracker(text, "ask_late_fee", [
+        ent(text, "spayed", "neutered", "neutered"), ent(text, "dog", "animal"), ent(text, "on june 20", "when"),
+        ent(text, "today", "when")]))
+    lead = texts(dispatcher)[0].split("\n")[0]
+    assert "no late fee" in lead and "$3.00" in lead  # July 2 is within 30 days of June 20 (7.02-4)
+
+
+def test_a_late_fee_question_past_thirty_days_owes_the_late_fee(dispatcher):
+    text = "got our dog on may 1 and only now licensing him, is there a late fee?"
+    run(ActionAnswer(), dispatcher, make_tracker(text, "ask_late_fee", [
+        ent(text, "dog", "animal"), ent(text, "on may 1", "when"), ent(text, "now", "when")]))
+    lead = texts(dispatcher)[0].split("\n")[0]
+    assert "$13.00" in lead and "$5.00 late fee" in lead  # May 1 + 30 days is past; $8 tax + $5 (7.02-4)
+
+
+def test_a_late_fee_question_without_a_day_the_dog_came_gets_the_rule(dispatcher):
+    text = "is the late fee charged every month?"
+    run(ActionAnswer(), dispatcher, make_tracker(text, "ask_late_fee"))
+    assert "7.02-4" in texts(dispatcher)[0] and "bought" not in texts(dispatcher)[0].split("\n")[0]

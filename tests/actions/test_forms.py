@@ -300,3 +300,15 @@ def test_the_five_months_day_said_in_the_question_is_used():
                                  "acquired": "long ago", "purchase_day": "2026-07-02",
                                  "licensable_age_on": "2026-09-10"})
     assert license_inputs(tr)["licensable_age_on"].isoformat() == "2026-09-10"
+
+
+def test_never_got_licenses_this_year_is_not_the_day_the_dog_came():
+    text = "I have 2 dogs, I never got licenses this year. What do I owe now?"
+    tr = make_tracker(text, "ask_license_cost", [ent(text, "2", "count"), ent(text, "dogs", "animal", "dog"),
+                                                 ent(text, "this year", "when")])
+    d, slots = run(ValidateLicenseForm(), tr, LICENSE_DOMAIN)
+    assert slots.get("acquired") is None and texts(d) == []  # asked next, not read from "got licenses"
+    text = "we got her this year in March"
+    tr = make_tracker(text, "ask_license_cost", [ent(text, "in March", "when")])
+    d, slots = run(ValidateLicenseForm(), tr, LICENSE_DOMAIN)
+    assert slots["acquired"].startswith("got:2026-03")
