@@ -34,9 +34,12 @@ def animals_counted(tracker: Tracker) -> dict[str, int]:
 
 
 def answer_for(intent: str, tracker: Tracker, t, now) -> Answer:
-    key = intent[4:]
     today = now.date()
     text = common.text_of(tracker)
+    if intent == "ask_kennels" and parsing.asks_about_the_limit(text) and \
+            parsing.animals_and_young(tracker.latest_message.get("entities", []), text):
+        intent = "ask_animal_limits"  # "2 dogs and a litter of 7: are we breaking the 5 dog rule?" is no kennel
+    key = intent[4:]
     if intent == "ask_section":
         ref = common.entity(tracker, "section")
         if ref:
@@ -51,6 +54,9 @@ def answer_for(intent: str, tracker: Tracker, t, now) -> Answer:
                 said and parsing.names_young(tracker.latest_message.get("entities", []), text)):
             born = when.parse_day(said, t, now=now, prefer="past") if said else None
             return handlers.animal_limits(t, on=today, litter_born=born, **counted)
+    if intent == "ask_animal_penalties" and parsing.TOO_MANY.search(text):
+        # "the fine for having more than 5 dogs": the penalty for the animal limits (a rule the town may lack)
+        return handlers.topic(t, "animal_penalties", on=today, question=text, aspect="animal_limits")
     if intent in ("ask_quarantine", "ask_bites") and parsing.asks_consequence(text) and not common.when_text(tracker):
         # "what happens if I don't keep my dog quarantined?": the penalty, not the periods again
         return handlers.topic(t, "animal_penalties", on=today, question=text, aspect="quarantine_order")
@@ -187,12 +193,17 @@ class ActionAnswer(Action):
     async def run(self, dispatcher: CollectingDispatcher, tracker: Tracker,
                   domain: Dict[Text, Any]) -> List[Dict[Text, Any]]:
         intent = common.intent_of(tracker)
-        t = common.town()
         if not intent.startswith("ask_"):
             intent = "ask_" + intent if ("ask_" + intent)[4:] in TOPICS else intent
         picked = await answer_pick(dispatcher, tracker)
         if picked is not None:
             return picked
+        return self.answer(intent, dispatcher, tracker)
+
+    @staticmethod
+    def answer(intent: str, dispatcher: CollectingDispatcher, tracker: Tracker) -> List[Dict[Text, Any]]:
+        """Send the answer to ``intent``'s question (the one NLU gave, or a guess the words confirm)."""
+        t = common.town()
         try:
             if intent == "notify_burn":
                 answer = handlers.topic(t, "burn_notification", on=common.now(t).date())
@@ -271,6 +282,9 @@ class ActionHelp(Action):
         picked = await answer_pick(dispatcher, tracker)  # "at night", read as inform or unsure
         if picked is not None:
             return picked
+        guess = parsing.confirmed_guess(tracker.latest_message.get("intent_ranking") or [], common.text_of(tracker))
+        if guess is not None:  # "we moved here on April 25, when do they need licenses?" just under the threshold
+            return ActionAnswer.answer(guess, dispatcher, tracker)
         t = common.town()
         covered = [v.title for k, v in t.topics.items() if v.covered][:8]
         text = (f"I can answer from the {t.code_name}, with the section cited. For example: "
@@ -324,6 +338,9 @@ class ActionClarify(Action):
         picked = await answer_pick(dispatcher, tracker)  # "at night", read as inform or unsure
         if picked is not None:
             return picked
+        guess = parsing.confirmed_guess(tracker.latest_message.get("intent_ranking") or [], common.text_of(tracker))
+        if guess is not None:  # "we moved here on April 25, when do they need licenses?" just under the threshold
+            return ActionAnswer.answer(guess, dispatcher, tracker)
         t = common.town()
         # Issue #12: search the town's topics for the question (actions/search_fallback.py) instead of
         # offering only the unsure classifier's guesses; plainly off-topic questions get the out-of-scope answer.

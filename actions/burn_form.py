@@ -28,6 +28,14 @@ def burning_covered(t) -> bool:
     return bool(topic and topic.covered)
 
 
+def asked_how_to_notify(tracker: Tracker) -> bool:
+    """The message that opened the form asks how to give notice ("what number do I call?"): it is answered
+    (7.12(1)) and the form asks nothing, stores nothing."""
+    return (common.intent_of(tracker) == "notify_burn" and not tracker.get_slot("requested_slot")
+            and not any(tracker.get_slot(s) for s in BURN_SLOTS)
+            and parsing.asks_how_to_notify(common.text_of(tracker) or ""))
+
+
 def burn_window(t, day: date):
     """(sunrise, sunset, order_active, answer) for ``day``: blocked only by an order in force on that day."""
     answer = handlers.burn_window(t, day=day, orders=common.burning_orders(t))
@@ -43,7 +51,7 @@ class ValidateBurnForm(FormValidator):
 
     async def required_slots(self, domain_slots, dispatcher, tracker, domain) -> List[Text]:
         # A town whose code does not cover burning (Mequon) never runs the form.
-        if not burning_covered(common.town()):
+        if not burning_covered(common.town()) or asked_how_to_notify(tracker):
             return []
         return domain_slots
 
@@ -306,8 +314,9 @@ class ActionStartBurn(Action):
     async def run(self, dispatcher, tracker, domain):
         t = common.town()
         reset = [SlotSet(s, None) for s in BURN_SLOTS]
-        if not burning_covered(t):
-            answer = handlers.topic(t, "burn_notification", on=common.now(t).date())
+        if not burning_covered(t) or asked_how_to_notify(tracker):
+            answer = handlers.topic(t, "burn_notification", on=common.now(t).date(),
+                                    question=common.text_of(tracker))
             return common.send(dispatcher, tracker, answer) + reset
         labels = [c.label for c in t.topics["burn_notification"].citations]
         cites = next((lb for lb in labels if lb.endswith("7.12(1)")), labels[0] if labels else t.code_name)
@@ -327,8 +336,8 @@ class ActionSubmitBurn(Action):
     async def run(self, dispatcher, tracker, domain):
         t = common.town()
         reset = [SlotSet(s, None) for s in BURN_SLOTS]
-        if not burning_covered(t):
-            return reset  # action_start_burn already said the code does not cover burning
+        if not burning_covered(t) or asked_how_to_notify(tracker):
+            return reset  # action_start_burn answered: the code does not cover burning, or how to give notice
         if tracker.get_slot("burn_confirmed") is not True:
             common.send_text(dispatcher, tracker, "Nothing was saved.")
             return reset

@@ -57,7 +57,7 @@ def says_one_dog(text: str) -> bool:
     return bool(_ONE_DOG.search(text))
 
 
-_NEUTERED_COUNT = re.compile(r"\b(\d+|one|two|three|four|five|six|none|all|both)\s+(?:of them\s+)?(?:is|are)\s+"
+_NEUTERED_COUNT = re.compile(r"\b(\d+|one|two|three|four|five|six|none|all|both)\s+(?:of them\s+)?(?:(?:is|are)\s+)?"
                              r"(?:not\s+)?(spayed|neutered|fixed)", re.I)
 
 
@@ -100,6 +100,20 @@ def says_none(text: str, nope: bool = False) -> bool:
     return bool((_NOPE if nope else _NO).search(text))
 
 
+#: "too many dogs", "more than 5 cats", "over the limit": a question about the number of animals kept
+TOO_MANY = re.compile(r"\b(too many|more than (?:\d+|one|two|three|four|five|six)|over the limit|above the limit)\b",
+                      re.I)
+
+
+_LIMIT = re.compile(r"\b(limit|too many|more than (?:\d+|one|two|three|four|five|six)|(?:\d+|five|four|two|three)"
+                    r"[- ]dogs? rule|count(?:s|ed)? (?:toward|towards|against)|allowed to (?:have|keep))\b", re.I)
+
+
+def asks_about_the_limit(text: str) -> bool:
+    """"are we breaking the 5 dog rule?", "do the puppies count toward the limit?": the number kept."""
+    return bool(_LIMIT.search(text or ""))
+
+
 # ----------------------------------------------------------------------------------------- dates of the license
 
 #: "got/get" of the dog, not of its license ("I never got licenses this year": not a day the dog came)
@@ -121,8 +135,11 @@ def cue_before(text: str, start: int, cue: re.Pattern) -> bool:
 def when_after(whens: Iterable[dict], text: str, cue: re.Pattern, other_cue: re.Pattern,
                asked: bool) -> Optional[dict]:
     """The first when-entity of ``text`` with ``cue`` words before it; when the form asked for this date, also
-    one without ``other_cue`` words ("got them in May, buying today": May is acquired, today is purchase)."""
+    one without ``other_cue`` words ("got them in May, buying today": May is acquired, today is purchase). A time
+    of day alone is no such day ("got our dog (he's about 3) on May 1st": May 1st, not "about 3")."""
     for e in whens:
+        if is_time_only(text[e["start"]:e["end"]] if e.get("end") else str(e.get("value", ""))):
+            continue
         if cue_before(text, e["start"], cue) or (asked and not cue_before(text, e["start"], other_cue)):
             return e
     return None
@@ -172,6 +189,17 @@ _CHANGE = re.compile(r"\b(change|wrong|fix|actually)\b", re.I)
 def asks_to_notify(text: str) -> bool:
     """"I want to notify the fire department of a burn": the opening request, not a name, address or place."""
     return bool(ASKS_TO_NOTIFY.search(text))
+
+
+_HOW_TO_NOTIFY = re.compile(
+    r"^\W*(?:what(?:'s| is)?(?: the)? (?:phone )?number|which number|who do (?:i|we|you) (?:call|tell|notify|contact|text)|"
+    r"how (?:do|can|should) (?:i|we|you) (?:notify|tell|reach|contact|call|let|report|give)|"
+    r"where do (?:i|we|you) (?:call|report|send|notify)|is there a (?:phone )?number)\b", re.I)
+
+
+def asks_how_to_notify(text: str) -> bool:
+    """"what number do I call to notify the fire department?": a question about giving notice, not the notice."""
+    return bool(_HOW_TO_NOTIFY.search(text or ""))
 
 
 def is_time_only(said: str) -> bool:
@@ -494,3 +522,20 @@ def said_word(e: dict, text: str) -> str:
 def names_young(entities: Iterable[dict], text: str = "") -> bool:
     """"our dog had puppies": a litter is named (with or without a count)."""
     return any(e["entity"] == "animal" and _YOUNG.match(said_word(e, text) or animal_of(e)) for e in entities)
+
+
+#: an unsure classifier's guess that the question's own words confirm: the intents, and the reading of the words
+_CONFIRMS = ((frozenset({"ask_license_required", "ask_late_fee", "ask_license_cost"}), asks_moving_deadline),)
+#: the least confidence a guess may have to be confirmed
+GUESS_FLOOR = 0.3
+
+
+def confirmed_guess(ranking: list[dict], text: str) -> Optional[str]:
+    """The intent NLU ranked first (under the fallback threshold) when the words say the same on their own:
+    "we moved here on April 25, when do they need licenses?" is a license deadline question (asks_moving_deadline)
+    whatever the confidence. None otherwise: the resident is offered topics to choose from."""
+    ranked = [r for r in ranking if r.get("name") != "nlu_fallback"]
+    if not ranked or ranked[0].get("confidence", 0) < GUESS_FLOOR:
+        return None
+    best = ranked[0]["name"]
+    return best if any(best in intents and reads(text) for intents, reads in _CONFIRMS) else None

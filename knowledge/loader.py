@@ -292,14 +292,17 @@ def _load_topics(path: Path, sections, params) -> dict[str, Topic]:
         if not isinstance(raw_rules, dict):
             raise f.fail(f"{key}.rules", "must be a mapping of rule names")
         for name, rule in raw_rules.items():
-            r = f.mapping(rule, f"{key}.rules.{name}", {"text", "section", "quote"}, {"lead", "asks"})
+            r = f.mapping(rule, f"{key}.rules.{name}", {"text", "section", "quote"}, {"lead", "asks", "alone"})
             text = f.text(r["text"], f"{key}.rules.{name}.text")
             lead = f.text(r.get("lead"), f"{key}.rules.{name}.lead", allow_empty=True)
             asks = f.text(r.get("asks"), f"{key}.rules.{name}.asks", allow_empty=True)
+            alone = r.get("alone", False)
+            if not isinstance(alone, bool):
+                raise f.fail(f"{key}.rules.{name}.alone", "must be true or false")
             for part in (text, lead):
                 _check_placeholders(f, part, f"{key}.rules.{name}", params)
             rules[name] = Rule(text, _cite(f, sections, {"section": r["section"], "quote": r["quote"]},
-                                           f"{key}.rules.{name}"), lead=" ".join(lead.split()), asks=asks)
+                                           f"{key}.rules.{name}"), lead=" ".join(lead.split()), asks=asks, alone=alone)
         topics[key] = Topic(key=key, title=catalogue[key]["title"], covered=t["covered"], summary=summary,
                             citations=citations, caveats=caveats, note=note,
                             handler=catalogue[key]["handler"], rules=rules)

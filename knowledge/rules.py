@@ -33,6 +33,9 @@ class Rule(TopicRule):
 
     lead: str = ""
     asks: str = ""
+    #: leading, the rule is the whole answer: the topic's summary and other rules do not apply to what it
+    #: answers ("the fine for too many dogs": no fine is named, so the other fines are not listed)
+    alone: bool = False
 
 
 def words(text: str) -> list[str]:

@@ -42,6 +42,14 @@ def topic(town: Town, key: str, *, on: date, animal: str | None = None, question
         return answer
     if not t.covered:
         return not_covered(town, key, on)
+    if chosen is not None and chosen.rule.alone:
+        answer = Answer(topic=key, town=town.key, result=town.render(chosen.rule.text, on))
+        answer.lead = rules.lead_of(town, chosen.rule, on)
+        answer.data["rule"] = f"{chosen.topic}.{chosen.name}"
+        answer.step(answer.result, chosen.rule.citation)
+        add_gaps(answer, town, key)
+        add_contact(answer, town)
+        return answer
     if rule is not None:
         answer = Answer(topic=key, town=town.key, result=town.render(rule.text, on))
         answer.cite(rule.citation)

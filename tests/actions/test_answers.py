@@ -311,3 +311,49 @@ def test_a_late_fee_question_without_a_day_the_dog_came_gets_the_rule(dispatcher
     text = "is the late fee charged every month?"
     run(ActionAnswer(), dispatcher, make_tracker(text, "ask_late_fee"))
     assert "7.02-4" in texts(dispatcher)[0] and "bought" not in texts(dispatcher)[0].split("\n")[0]
+
+
+def test_the_fine_for_too_many_dogs_says_none_is_named_and_lists_no_other_fine(dispatcher):
+    text = "what's the fine for having more than 5 dogs"
+    run(ActionAnswer(), dispatcher, make_tracker(text, "ask_animal_penalties", [
+        ent(text, "5", "count"), ent(text, "dogs", "animal", "dog")]))
+    out = texts(dispatcher)[0]
+    assert out.startswith("Our copy names no fine for keeping more pets than allowed") and "Clerk" in out
+    assert "$" not in out  # 7.02-18's amounts are for other sections: not listed under this answer
+
+
+def test_the_fine_for_a_loose_dog_still_gives_the_animal_rules_fine(dispatcher):
+    text = "what's the fine if my 2 dogs run loose"
+    run(ActionAnswer(), dispatcher, make_tracker(text, "ask_animal_penalties", [
+        ent(text, "2", "count"), ent(text, "dogs", "animal", "dog")]))
+    assert "$25.00 to $100.00" in texts(dispatcher)[0].split("\n")[0]
+
+
+def test_a_license_deadline_just_under_the_threshold_is_answered_when_the_words_confirm_it(dispatcher, mequon):
+    text = "We moved to Mequon on April 25 with our two labs. When do they need licenses?"
+    ranking = [{"name": "nlu_fallback", "confidence": 0.45}, {"name": "ask_license_required", "confidence": 0.43},
+               {"name": "ask_late_fee", "confidence": 0.38}]
+    run(ActionClarify(), dispatcher, make_tracker(text, "nlu_fallback", [ent(text, "on April 25", "when")],
+                                                  ranking=ranking))
+    out = texts(dispatcher)[0]
+    assert "May 25" in out and "58-533" in out  # 30 days of residency (58-533(c)(3))
+    unsure = "when do they need licenses?"  # no move said: the words confirm nothing, topics are offered
+    d2 = CollectingDispatcher()
+    run(ActionClarify(), d2, make_tracker(unsure, "nlu_fallback", ranking=ranking))
+    assert d2.messages[0].get("buttons")
+
+
+def test_a_litter_and_the_dog_limit_read_as_kennels_is_answered_as_the_limit(dispatcher):
+    text = "we have 2 dogs and one just had 7 puppies on june 1. are we breaking the 5 dog rule?"
+    run(ActionAnswer(), dispatcher, make_tracker(text, "ask_kennels", [
+        ent(text, "2", "count"), ent(text, "dogs", "animal", "dog"), ent(text, "7", "count"),
+        ent(text, "puppies", "animal", "puppy"), ent(text, "on june 1", "when")]))
+    out = texts(dispatcher)[0]
+    assert "7.02-17" in out and "August 10" in out  # the litter counts from 10 weeks: June 1 + 70 days
+
+
+def test_an_age_said_as_a_bare_number_is_not_the_day_the_dog_came(dispatcher):
+    text = "Got our dog (he's about 3) on May 1st and I'm only now getting the license. Any extra charge?"
+    run(ActionAnswer(), dispatcher, make_tracker(text, "ask_late_fee", [
+        ent(text, "dog", "animal"), ent(text, "about 3", "when"), ent(text, "on May 1st", "when")]))
+    assert "$5.00 late fee" in texts(dispatcher)[0].split("\n")[0]  # May 1 + 30 days is long past on July 2

@@ -34,7 +34,7 @@ def test_license_everything_in_one_message_fills_every_slot():
         ent(text, "in May", "when"), ent(text, "today", "when")], active_loop="license_form")
     _, slots = run(ValidateLicenseForm(), tr, LICENSE_DOMAIN)
     assert slots["dog_count"] == 2.0
-    assert slots["dogs_neutered"] == "all"
+    assert slots["dogs_neutered"] == "2"  # 2 of the 2 dogs
     assert slots["acquired"] == "got:2026-05-01"
     assert slots["purchase_day"] == "2026-07-02"
 
@@ -312,3 +312,15 @@ def test_never_got_licenses_this_year_is_not_the_day_the_dog_came():
     tr = make_tracker(text, "ask_license_cost", [ent(text, "in March", "when")])
     d, slots = run(ValidateLicenseForm(), tr, LICENSE_DOMAIN)
     assert slots["acquired"].startswith("got:2026-03")
+
+
+def test_a_question_about_how_to_notify_is_answered_and_the_form_asks_and_stores_nothing():
+    text = "what number do i call to notify the fire department of a burn"
+    d, _ = run(ActionStartBurn(), make_tracker(text, "notify_burn"), {})
+    assert "7.12(1)" in texts(d)[0] and "I'll record" not in texts(d)[0]
+    _, slots = run(ValidateBurnForm(), make_tracker(text, "notify_burn", active_loop="burn_form"), BURN_DOMAIN)
+    assert slots.get("requested_slot") is None  # no question asked: the form ends at once
+    d, _ = run(ActionSubmitBurn(), make_tracker(text, "notify_burn"), {})
+    assert texts(d) == [] and common.store().list_burn_notifications("dunkirk") == []
+    d, _ = run(ActionStartBurn(), make_tracker("I want to notify the fire department of a burn", "notify_burn"), {})
+    assert "I'll record" in texts(d)[0]  # the notice itself still opens the form

@@ -200,3 +200,9 @@ def test_the_kind_of_incident_is_read_and_a_wild_animal_alone_is_asked_back(text
 ])
 def test_a_question_about_the_penalty_is_told_from_one_about_the_rule(text, asks):
     assert parsing.asks_consequence(text) is asks
+
+
+def test_one_neutered_one_not_says_one_is_neutered():
+    from actions.parsing import neutered_said
+    assert neutered_said("I have 2 dogs, one neutered one not") == "1"
+    assert neutered_said("both are spayed") == "all" and neutered_said("2 are not fixed") is None
