@@ -54,6 +54,9 @@ def answer_for(intent: str, tracker: Tracker, t, now) -> Answer:
                 said and parsing.names_young(tracker.latest_message.get("entities", []), text)):
             born = when.parse_day(said, t, now=now, prefer="past") if said else None
             return handlers.animal_limits(t, on=today, litter_born=born, **counted)
+    if intent in ("ask_burn_notification", "ask_burning_rules", "ask_burning_hours", "ask_permits") and \
+            parsing.asks_after_dark_permission(text):
+        return handlers.topic(t, "burning_hours", on=today, question=text, aspect="after_sunset_exception")
     if intent == "ask_animal_penalties" and parsing.TOO_MANY.search(text):
         # "the fine for having more than 5 dogs": the penalty for the animal limits (a rule the town may lack)
         return handlers.topic(t, "animal_penalties", on=today, question=text, aspect="animal_limits")
@@ -127,12 +130,19 @@ def late_fee_on_dates_said(tracker: Tracker, t, now) -> Answer | None:
     58-533(c)(4)). None when no day the dog came is said."""
     text = common.text_of(tracker)
     whens = common.entities(tracker, "when")
+    named = [animal_kind(str(e.get("value"))) for e in common.entities(tracker, "animal")]
+    ageless = re.sub(r"\b\w+[- ](?:years?|months?|weeks?)[- ]old\b", "", text, flags=re.I)  # "a 2 year old dog"
+    if (named and "dog" not in named) or parsing.says_long_ago(ageless) or re.search(r"\bborn\b", text, re.I):
+        return None  # cats; a dog kept for years (the April 1 rule); a birthday (the licensable age): the rule
     got = parsing.when_after(whens, text, parsing.ACQUIRED_CUE, parsing.BUY_CUE, asked=False)
     if got is None:
         return None
-    came = when.parse_day(str(got["value"]), t, now=now, prefer="past")
     bought = parsing.when_after(whens, text, parsing.BUY_CUE, parsing.ACQUIRED_CUE, asked=False)
-    on = when.parse_day(str(bought["value"]), t, now=now, prefer="future") if bought else now.date()
+    try:
+        came = when.parse_day(str(got["value"]), t, now=now, prefer="past")
+        on = when.parse_day(str(bought["value"]), t, now=now, prefer="past") if bought else now.date()
+    except NeedsClarification:
+        return None  # a day not understood: the rule, not a question back about a question
     dogs = parsing.animals_counted(tracker.latest_message.get("entities", [])).get("dog") or 1
     said = parsing.neutered_said(text) or {"neutered": "all", "unneutered": "none"}.get(
         str(common.entity(tracker, "neutered")))

@@ -317,7 +317,11 @@ class ActionStartBurn(Action):
         if not burning_covered(t) or asked_how_to_notify(tracker):
             answer = handlers.topic(t, "burn_notification", on=common.now(t).date(),
                                     question=common.text_of(tracker))
-            return common.send(dispatcher, tracker, answer) + reset
+            sent = common.send(dispatcher, tracker, answer)
+            if burning_covered(t):
+                common.send_text(dispatcher, tracker, "I can record your notification for the Fire Department here: "
+                                                      "say 'I want to notify a burn'.")
+            return sent + reset
         labels = [c.label for c in t.topics["burn_notification"].citations]
         cites = next((lb for lb in labels if lb.endswith("7.12(1)")), labels[0] if labels else t.code_name)
         common.send_text(dispatcher, tracker,

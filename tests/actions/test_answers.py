@@ -291,7 +291,7 @@ def test_the_animal_that_bit_is_the_one_named_first_not_the_dog_it_is_compared_t
 
 
 def test_a_late_fee_question_with_the_day_the_dog_came_is_computed_not_the_topic(dispatcher):
-    text = "we adopted a spayed dog on june 20, licensing her today. is there a late fee?"
+    text = "we adopted a 2 year old spayed dog on june 20, licensing her today. is there a late fee?"
     run(ActionAnswer(), dispatcher, make_tracker(text, "ask_late_fee", [
         ent(text, "spayed", "neutered", "neutered"), ent(text, "dog", "animal"), ent(text, "on june 20", "when"),
         ent(text, "today", "when")]))
@@ -357,3 +357,52 @@ def test_an_age_said_as_a_bare_number_is_not_the_day_the_dog_came(dispatcher):
     run(ActionAnswer(), dispatcher, make_tracker(text, "ask_late_fee", [
         ent(text, "dog", "animal"), ent(text, "about 3", "when"), ent(text, "on May 1st", "when")]))
     assert "$5.00 late fee" in texts(dispatcher)[0].split("\n")[0]  # May 1 + 30 days is long past on July 2
+
+
+def lead_of(text, intent, entities=(), town_fixture=None):
+    d = CollectingDispatcher()
+    run(ActionAnswer(), d, make_tracker(text, intent, list(entities)))
+    return texts(d)[0].split("\n")[0]
+
+
+def test_the_license_fine_is_not_hidden_by_the_no_fine_named_rule():
+    assert "$25.00 to $200.00" in lead_of("what's the penalty for not licensing or vaccinating my dog",
+                                         "ask_animal_penalties")
+    for text in ("what's the fine for more than one violation", "fine if my dog is loose more than 2 times"):
+        assert "names no fine" not in lead_of(text, "ask_animal_penalties"), text
+
+
+def test_late_fee_days_that_are_not_the_day_the_dog_came_get_the_rule_or_the_right_day():
+    text = "I got the dog license on June 3 but we adopted him May 1, was that late?"
+    lead = lead_of(text, "ask_late_fee", [ent(text, "on June 3", "when"), ent(text, "May 1", "when")])
+    assert "$5.00 late fee" in lead  # adopted May 1, licensed June 3: 33 days (7.02-4)
+    text = "got him May 10 and paid for the license May 20, why was I charged a late fee?"
+    lead = lead_of(text, "ask_late_fee", [ent(text, "May 10", "when"), ent(text, "May 20", "when")])
+    assert "no late fee" in lead  # 10 days
+    for text, ents in (("our puppy was born April 20, late fee if I license her today?", ["April 20", "today"]),
+                       ("we adopted 2 cats on May 1, late fee?", ["on May 1"]),
+                       ("had our dog since 2019, is there a late fee now?", ["2019"])):
+        animals = [ent(text, "cats", "animal", "cat")] if "cats" in text else []
+        lead = lead_of(text, "ask_late_fee", [ent(text, w, "when") for w in ents] + animals)
+        assert "7.02-4" in lead and "bought" not in lead, text  # the rule, not a computation on a wrong day
+
+
+def test_a_kennel_question_with_a_count_stays_a_kennel_question():
+    text = "we run a licensed kennel, are we allowed to have 12 dogs"
+    lead = lead_of(text, "ask_kennels", [ent(text, "12", "count"), ent(text, "dogs", "animal", "dog")])
+    assert "kennels" in lead and "7.02-17" not in lead  # not "That is over the limit": 7.02-17(c) exempts kennels
+
+
+def test_moving_out_is_no_moving_in_deadline(dispatcher):
+    text = "when we move out of Dunkirk next month, do we get a refund on the dog license?"
+    ranking = [{"name": "nlu_fallback", "confidence": 0.45}, {"name": "ask_license_cost", "confidence": 0.43}]
+    run(ActionClarify(), dispatcher, make_tracker(text, "nlu_fallback", [ent(text, "next month", "when")],
+                                                  ranking=ranking))
+    assert dispatcher.messages[0].get("buttons")  # topics offered, no deadline computed
+
+
+def test_permission_for_a_fire_after_dark_gets_the_town_boards_exception_under_any_burning_intent():
+    text = "how do we get permission for a bonfire after dark for a party?"
+    for intent in ("ask_burn_notification", "ask_burning_rules", "ask_burning_hours"):
+        assert "Town Board" in lead_of(text, intent), intent
+    assert "Town Board" not in lead_of("do I need a permit to burn brush", "ask_burning_rules")

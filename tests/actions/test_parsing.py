@@ -206,3 +206,9 @@ def test_one_neutered_one_not_says_one_is_neutered():
     from actions.parsing import neutered_said
     assert neutered_said("I have 2 dogs, one neutered one not") == "1"
     assert neutered_said("both are spayed") == "all" and neutered_said("2 are not fixed") is None
+
+
+def test_part_of_the_dogs_neutered_is_not_read_as_the_whole_count():
+    from actions.parsing import neutered_said
+    assert neutered_said("I have 3 dogs: 2 spayed females and a neutered male") is None  # the entity says "all"
+    assert neutered_said("two dogs, one spayed and one isn't") == "1"
