@@ -55,9 +55,10 @@ def answer_for(intent: str, tracker: Tracker, t, now) -> Answer:
             born = when.parse_day(said, t, now=now, prefer="past") if said else None
             return handlers.animal_limits(t, on=today, litter_born=born, **counted)
     if intent in ("ask_burn_notification", "ask_burning_rules", "ask_burning_hours", "ask_permits") and \
-            parsing.asks_after_dark_permission(text):
+            parsing.asks_after_dark_permission(text) and not common.when_text(tracker):
         return handlers.topic(t, "burning_hours", on=today, question=text, aspect="after_sunset_exception")
-    if intent == "ask_animal_penalties" and parsing.TOO_MANY.search(text):
+    if intent == "ask_animal_penalties" and (parsing.asks_fine_unnamed(text) or (
+            not parsing.names_a_fine(text) and over_the_limit(tracker, t, today))):
         # "the fine for having more than 5 dogs": the penalty for the animal limits (a rule the town may lack)
         return handlers.topic(t, "animal_penalties", on=today, question=text, aspect="animal_limits")
     if intent in ("ask_quarantine", "ask_bites") and parsing.asks_consequence(text) and not common.when_text(tracker):
@@ -81,7 +82,7 @@ def answer_for(intent: str, tracker: Tracker, t, now) -> Answer:
             kind=kind,
             animal=animal if animal in ("dog", "cat") else "other",
             vaccinated=None if vacc is None else vacc == "vaccinated")
-    if intent in LICENSE_INTENTS and parsing.asks_moving_deadline(text):
+    if intent in LICENSE_INTENTS and parsing.asks_deadline_after_moving_in(text):
         said = common.when_text(tracker)
         return handlers.license_deadline(t, on=today, moved_in=when.parse_day(said, t, now=now, prefer="past")
                                          if said else None)
@@ -124,6 +125,17 @@ def answer_for(intent: str, tracker: Tracker, t, now) -> Answer:
     return handlers.topic(t, key, on=today, animal=animal, question=common.text_of(tracker))
 
 
+def over_the_limit(tracker: Tracker, t, today) -> bool:
+    """The animals the question counts ("if I keep 8 dogs") are more than the town allows (animal_limits)."""
+    counted = parsing.animals_and_young(tracker.latest_message.get("entities", []), common.text_of(tracker))
+    if not any(counted.get(k) for k in ("dogs", "cats")):
+        return False
+    try:
+        return bool((handlers.animal_limits(t, on=today, **counted).value or {}).get("over"))
+    except (NeedsClarification, TypeError, ValueError):
+        return False
+
+
 def late_fee_on_dates_said(tracker: Tracker, t, now) -> Answer | None:
     """"We adopted her on June 1 and license her today: is there a late fee?": the license computed on the days
     said (the day the dog came, the day of buying, else today), which says whether the late fee applies (7.02-4,
@@ -138,9 +150,15 @@ def late_fee_on_dates_said(tracker: Tracker, t, now) -> Answer | None:
     if got is None:
         return None
     bought = parsing.when_after(whens, text, parsing.BUY_CUE, parsing.ACQUIRED_CUE, asked=False)
+    days = [e for e in whens if not parsing.is_time_only(text[e["start"]:e["end"]])
+            and not re.fullmatch(r"(?i)\s*(right )?(now|today)\s*", text[e["start"]:e["end"]])]
+    if bought is None and len(days) > 1:
+        return None  # another day said that is not clearly the day of buying: the rule, not today's sum
+    done = bought is not None and parsing.cue_before(text, bought["start"], parsing.BOUGHT_CUE)
     try:
         came = when.parse_day(str(got["value"]), t, now=now, prefer="past")
-        on = when.parse_day(str(bought["value"]), t, now=now, prefer="past") if bought else now.date()
+        on = when.parse_day(str(bought["value"]), t, now=now, prefer="past" if done else "future") \
+            if bought else now.date()
     except NeedsClarification:
         return None  # a day not understood: the rule, not a question back about a question
     dogs = parsing.animals_counted(tracker.latest_message.get("entities", [])).get("dog") or 1

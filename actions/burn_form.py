@@ -32,7 +32,7 @@ def asked_how_to_notify(tracker: Tracker) -> bool:
     """The message that opened the form asks how to give notice ("what number do I call?"): it is answered
     (7.12(1)) and the form asks nothing, stores nothing."""
     return (common.intent_of(tracker) == "notify_burn" and not tracker.get_slot("requested_slot")
-            and not any(tracker.get_slot(s) for s in BURN_SLOTS)
+            and not any(tracker.get_slot(s) for s in BURN_SLOTS) and not common.entities(tracker, "when")
             and parsing.asks_how_to_notify(common.text_of(tracker) or ""))
 
 

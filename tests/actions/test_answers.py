@@ -406,3 +406,45 @@ def test_permission_for_a_fire_after_dark_gets_the_town_boards_exception_under_a
     for intent in ("ask_burn_notification", "ask_burning_rules", "ask_burning_hours"):
         assert "Town Board" in lead_of(text, intent), intent
     assert "Town Board" not in lead_of("do I need a permit to burn brush", "ask_burning_rules")
+
+
+def test_second_review_a_fine_no_section_names_is_said_so_however_it_is_asked():
+    for text in ("fine for neglecting my dog", "is there a fine for not feeding or sheltering a dog properly",
+                 "penalty for exceeding the dog limit"):
+        assert "names no fine" in lead_of(text, "ask_animal_penalties"), text
+    text = "what's the fine if I keep 8 dogs at my house"
+    counted = [ent(text, "8", "count"), ent(text, "dogs", "animal", "dog")]
+    assert "names no fine" in lead_of(text, "ask_animal_penalties", counted)  # 8 is over 7.02-17's five
+    text = "fine for having 2 unlicensed dogs"
+    counted = [ent(text, "2", "count"), ent(text, "dogs", "animal", "dog")]
+    assert "names no fine" not in lead_of(text, "ask_animal_penalties", counted)  # 2 is within the limit
+
+
+def test_second_review_a_buying_day_not_understood_as_one_is_never_taken_as_today():
+    text = "I got the dog license on May 20 but we adopted him May 1, was that late?"
+    lead = lead_of(text, "ask_late_fee", [ent(text, "on May 20", "when"), ent(text, "May 1", "when")])
+    assert "bought" not in lead and "7.02-4" in lead  # the rule; not "$13.00 ... late fee" as of today
+    text = "we adopted her June 1 and will license her July 10, late fee?"
+    lead = lead_of(text, "ask_late_fee", [ent(text, "June 1", "when"), ent(text, "July 10", "when")])
+    assert "$5.00 late fee" in lead and "July 10" in lead  # 39 days: late (7.02-4)
+    text = "got him May 10 and registered him May 15, why a late fee?"
+    lead = lead_of(text, "ask_late_fee", [ent(text, "May 10", "when"), ent(text, "May 15", "when")])
+    assert "no late fee" in lead
+
+
+def test_second_review_burning_at_night_without_asking_permission_keeps_the_daylight_rule():
+    assert "Town Board" not in lead_of("can I burn at night? is it allowed?", "ask_burning_hours")
+    text = "we want permission to burn after dark Saturday, who do we call at the fire department?"
+    assert "Town Board" not in lead_of(text, "ask_burn_notification", [ent(text, "Saturday", "when")])
+
+
+def test_second_review_moving_out_is_no_licensing_deadline():
+    text = "we're moving out of Dunkirk on July 20, when do we need to turn in the dog license?"
+    assert "to avoid the late fee" not in lead_of(text, "ask_license_required", [ent(text, "on July 20", "when")])
+
+
+def test_second_review_a_breeding_female_litter_is_still_the_household_limit():
+    text = "2 dogs and a litter of 7 from our breeding female: are we breaking the 5 dog rule?"
+    lead = lead_of(text, "ask_kennels", [ent(text, "2", "count"), ent(text, "dogs", "animal", "dog"),
+                                         ent(text, "7", "count")])
+    assert "kennels" not in lead

@@ -210,5 +210,7 @@ def test_one_neutered_one_not_says_one_is_neutered():
 
 def test_part_of_the_dogs_neutered_is_not_read_as_the_whole_count():
     from actions.parsing import neutered_said
-    assert neutered_said("I have 3 dogs: 2 spayed females and a neutered male") is None  # the entity says "all"
+    assert neutered_said("I have 3 dogs: 2 spayed females and a neutered male") == "3"  # each count added
     assert neutered_said("two dogs, one spayed and one isn't") == "1"
+    assert neutered_said("we have 3 dogs, one neutered, got them May 20") == "1"
+    assert neutered_said("2 dogs, only one spayed") == "1" and neutered_said("both neutered") == "all"
