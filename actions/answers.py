@@ -11,7 +11,7 @@ from rasa_sdk import Action, Tracker
 from rasa_sdk.events import SlotSet
 from rasa_sdk.executor import CollectingDispatcher
 
-from knowledge import NeedsClarification, handlers, when
+from knowledge import NeedsClarification, daypart, handlers, when
 from knowledge.model import Answer
 
 from . import common, parsing, search_fallback
@@ -84,7 +84,8 @@ def answer_for(intent: str, tracker: Tracker, t, now) -> Answer:
             vaccinated=None if vacc is None else vacc == "vaccinated")
     if intent in LICENSE_INTENTS and parsing.asks_deadline_after_moving_in(text):
         said = common.when_text(tracker)
-        return handlers.license_deadline(t, on=today, moved_in=when.parse_day(said, t, now=now, prefer="past")
+        ahead = "future" if parsing.moving_still_to_come(text) else "past"
+        return handlers.license_deadline(t, on=today, moved_in=when.parse_day(said, t, now=now, prefer=ahead)
                                          if said else None)
     if intent == "ask_late_fee":
         dated = late_fee_on_dates_said(tracker, t, now)
@@ -154,17 +155,17 @@ def late_fee_on_dates_said(tracker: Tracker, t, now) -> Answer | None:
             and not re.fullmatch(r"(?i)\s*(right )?(now|today)\s*", text[e["start"]:e["end"]])]
     if bought is None and len(days) > 1:
         return None  # another day said that is not clearly the day of buying: the rule, not today's sum
-    done = bought is not None and parsing.cue_before(text, bought["start"], parsing.BOUGHT_CUE)
+    later = bought is not None and parsing.cue_before(text, bought["start"], parsing.BUY_LATER_CUE)
     try:
         came = when.parse_day(str(got["value"]), t, now=now, prefer="past")
-        on = when.parse_day(str(bought["value"]), t, now=now, prefer="past" if done else "future") \
+        on = when.parse_day(str(bought["value"]), t, now=now, prefer="future" if later else "past") \
             if bought else now.date()
     except NeedsClarification:
         return None  # a day not understood: the rule, not a question back about a question
     dogs = parsing.animals_counted(tracker.latest_message.get("entities", [])).get("dog") or 1
     said = parsing.neutered_said(text) or {"neutered": "all", "unneutered": "none"}.get(
         str(common.entity(tracker, "neutered")))
-    neutered = dogs if said == "all" else 0 if said == "none" else int(said) if said else None
+    neutered = dogs if said == "all" else 0 if said == "none" else min(int(said), dogs) if said else None
     day = {"moved_in" if parsing.acquired_kind(text) == "moved" else "acquired": came}
     return handlers.license_cost(t, on=on, dogs=dogs, neutered=neutered, **day)
 
@@ -174,8 +175,15 @@ LICENSE_INTENTS = {"ask_license_required", "ask_late_fee", "ask_license_cost", "
 
 
 def time_phrase(tracker: Tracker) -> str | None:
-    """The message's time phrase with its words ("9 tonight", "tomorrow at 6 in the morning"), for when.resolve."""
-    return parsing.time_phrase(common.text_of(tracker), common.entities(tracker, "when"))
+    """The message's time phrase with its words ("9 tonight", "tomorrow at 6 in the morning"), for when.resolve;
+    "after dark" or "before sunrise" said anywhere in the message goes with it ("can I burn after dark tomorrow?":
+    tomorrow after dark, never the whole of tomorrow or now)."""
+    text = common.text_of(tracker)
+    said = parsing.time_phrase(text, common.entities(tracker, "when"))
+    dark = daypart.AFTER_DARK.search(text.lower()) or daypart.BEFORE_LIGHT.search(text.lower())
+    if dark and dark.group(0) not in (said or "").lower():
+        return f"{said} {dark.group(0)}" if said else dark.group(0)
+    return said
 
 
 def material_said(tracker: Tracker) -> str | None:

@@ -57,24 +57,32 @@ def says_one_dog(text: str) -> bool:
     return bool(_ONE_DOG.search(text))
 
 
-_NEUTERED_COUNT = re.compile(r"\b(\d+|a|an|one|two|three|four|five|six|none|all|both)\s+(?:of them\s+)?(?:is\s+|are\s+)?"
+_NEUTERED_COUNT = re.compile(r"\b(\d+|one|two|three|four|five|six|none|all|both)\s+(?:of them\s+)?(?:is\s+|are\s+)?"
                              r"(not\s+)?(?:spayed|neutered|fixed)\b", re.I)
+_NEUTERED_WORD = re.compile(r"\b(?:spayed|neutered|fixed)\b", re.I)
+_NONE_OF = re.compile(r"\b(?:none of(?: the| them| my| our)?|not one|neither(?: of)?(?: the| them)?)\s*$", re.I)
 
 
 def neutered_said(text: str) -> Optional[str]:
-    """"all", "none" or a count: "both are spayed" all, "one neutered one not" 1, "2 spayed females and a neutered
-    male" 3 (each count said before the word, added up); None when the text says no such thing (or only "2 are
-    not fixed", which does not say how many are)."""
-    total, said = 0, False
+    """"all", "none" or a count: "both are spayed" all, "one neutered one not" 1, "none of the 3 are fixed" none;
+    None when the text says no such thing, only "2 are not fixed" (not how many are), or names a spayed or
+    neutered dog without a number beside one with ("2 spayed females and a neutered male": the caller reads the
+    entity, or asks)."""
+    total, said, counted = 0, False, 0
     for m in _NEUTERED_COUNT.finditer(text or ""):
+        counted += 1
         n, negated = m.group(1).lower(), bool(m.group(2))
+        if _NONE_OF.search(text[:m.start()]) and n not in ("all", "both"):
+            return "none"
         if n in ("all", "both"):
             return "none" if negated else "all"
         if n == "none":
             return "none"
-        v = 1 if n in ("a", "an") else count_value(n)
+        v = count_value(n)
         if v is not None and not negated:
             total, said = total + v, True
+    if len(_NEUTERED_WORD.findall(text or "")) > counted:
+        return None  # a spayed or neutered dog said without its number
     return str(total) if said else None
 
 
@@ -106,7 +114,9 @@ _KEPT = r"(?:dogs|cats|animals|pets|puppies|kittens)"
 #: what 7.02-13 to 7.02-17 cover, said in a question about a fine: feeding, shelter, neglect, cruelty, the number kept
 _UNNAMED_FINE = re.compile(r"\b(feed\w*|food|water|shelter\w*|neglect\w*|starv\w*|abandon\w*|cruel\w*|abus\w*|"
                            r"exceed\w*|the (?:dog |cat |pet |animal )?limit)\b", re.I)
-_NAMED_FINE = re.compile(r"(licen[cs]|vaccin|rabies|\btags?\b|leash|loose|at large|bark|\bbit|waste|poop|quarantin)", re.I)
+_NAMED_FINE = re.compile(r"(licen[cs]|vaccin|rabies|\btag|leash|loose|at large|roam|bark|howl|\bbit|attack|vicious|"
+                         r"danger|chas|kill|worr|garden|propert|damag|cemeter|chick|duckling|rabbit|waste|poop|feces|"
+                         r"quarantin|impound)", re.I)
 
 
 def asks_fine_unnamed(text: str) -> bool:
@@ -146,8 +156,8 @@ ACQUIRED_CUE = re.compile(r"\b((?:got|get)(?!\s+(?:\w+\s+){0,2}licen[cs]e)|adopt
 BUY_CUE = re.compile(r"\b(buy|buying|bought (?:(?:the|his|her|their|our|my|a) licen[cs]es?)|purchas\w*|pay|paid|paying|"
                      r"licensed|register\w*|renew\w*|license (?:it|him|her|them)|get (?:it|the license)|"
                      r"licensing)\b", re.I)
-#: the day of buying, said as done ("paid May 20", "got his license on May 20"): a day before today
-BOUGHT_CUE = re.compile(r"\b(bought|paid|licensed|registered|renewed|purchased|got)\b", re.I)
+#: the day of buying, said as still to come ("will license her July 10"): read forward; else it is read back
+BUY_LATER_CUE = re.compile(r"\b(will|'ll|going to|gonna|plan\w*|intend\w*|hope\w*|next|tomorrow|want\w*)\b", re.I)
 _LONG_AGO = re.compile(r"\b(years?|long|ages|forever|always|before this year|last year|a while|since birth|"
                        r"born here|months? ago)\b", re.I)
 _HAD = re.compile(r"\b(had|have had|owned)\b", re.I)
@@ -220,8 +230,8 @@ def asks_to_notify(text: str) -> bool:
 
 #: a fact of a notice in the message: a day, a clock time, "I'm burning", a street number
 _BURN_FACT = re.compile(r"\b(today|tonight|tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend|"
-                        r"next week|morning|afternoon|evening|noon|jan\w*|feb\w*|march|april|may|june|july|aug\w*|"
-                        r"sept?\w*|oct\w*|nov\w*|dec\w*|\d{1,2}/\d{1,2}|\d{1,2}(:\d\d)?\s*(am|pm|a\.m\.|p\.m\.)|"
+                        r"next week|morning|afternoon|evening|noon|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\w*\.?\s+\d|"
+                        r"\d{1,2}/\d{1,2}|\d{1,2}(:\d\d)?\s*(am|pm|a\.m\.|p\.m\.)|"
                         r"at \d{1,2}\b|i'?m burning|we'?re burning|(?:will|'ll) (?:be )?burn\w*|"
                         r"(?:want|plan|planning|going|intend|hope|hoping|like)\w* to (?:burn|light|have a fire)|"
                         r"\d+ \w+ (st|street|rd|road|ave|avenue|dr|drive|ln|lane)\b)", re.I)
@@ -382,7 +392,8 @@ _NOT_MATERIAL = {"a", "an", "the", "my", "our", "his", "her", "their", "some", "
                  "lots", "few", "little", "bit", "stuff", "things", "thing", "old", "big", "small", "ok", "okay",
                  "fire", "burn", "pit", "barrel", "there", "here", "yard", "property", "land", "anything", "something",
                  "legally", "today", "tonight", "tomorrow", "monday", "tuesday", "wednesday", "thursday", "friday",
-                 "saturday", "sunday", "weekend", "morning", "afternoon", "evening", "night"}
+                 "saturday", "sunday", "weekend", "morning", "afternoon", "evening", "night", "overnight", "dark",
+                 "sunset", "sundown", "sunrise", "dawn", "dusk", "late", "early"}
 
 
 def names_a_material(text: str) -> bool:
@@ -578,7 +589,14 @@ _MOVING_OUT = re.compile(r"\b(mov\w*|relocat\w*)\s+(?:out|away)\b|\bleav(?:e|ing
 
 def asks_deadline_after_moving_in(text: str) -> bool:
     """"We moved to Mequon on April 25, when do they need licenses?" (not "when we move out ...")."""
-    return asks_moving_deadline(text) and not _MOVING_OUT.search(text or "")
+    return asks_moving_deadline(text) and (not _MOVING_OUT.search(text or "") or
+                                           bool(re.search(r"\binto\b|\bmoved (?:here|in)\b", text or "", re.I)))
+
+
+def moving_still_to_come(text: str) -> bool:
+    """"we're moving to Mequon on July 10": the move is still to come (its day read forward, not back)."""
+    return bool(re.search(r"\b(?:are|'re|will be|am|'m) moving\b|\b(?:will|going to|plan(?:ning)? to) move\b",
+                          text or "", re.I))
 
 
 _CONFIRMS = ((frozenset({"ask_license_required", "ask_late_fee", "ask_license_cost"}), asks_deadline_after_moving_in),)

@@ -85,6 +85,15 @@ SUN_PATTERN = re.compile(r"\b(?:at |around |about |by |before |after )?(" + "|".
     sorted((re.escape(w) for w in SUN_WORDS), key=len, reverse=True)) + r")\b")
 
 
+#: "after dark", "after sunset", "overnight": past sunset, read as dusk (civil twilight), so never as the sunset
+#: minute itself ("can I burn after sunset tomorrow?" was once answered "Yes: at 8:38 p.m."); "before sunrise":
+#: dawn, before it. Matched before SUN_PATTERN, on lower-case text.
+AFTER_DARK = re.compile(r"\b(?:after (?:dark|sunset|sundown|sun down|nightfall|the sun (?:goes down|sets|is down))|"
+                        r"(?:once|when) (?:it'?s|it is|it gets|it's gotten) dark|in the dark|overnight|"
+                        r"past (?:sunset|dark))\b")
+BEFORE_LIGHT = re.compile(r"\bbefore (?:sunrise|sun ?up|dawn|daybreak|first light|(?:it'?s|it is|it gets) light)\b")
+
+
 def sun_event(town: Town, day: date, event: str) -> datetime:
     """The time of ``event`` ("sunrise", "sunset", "dawn", "dusk") on ``day`` in the town's time zone."""
     place = LocationInfo(town.short_name, "Wisconsin", town.timezone, town.latitude, town.longitude)

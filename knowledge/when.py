@@ -222,9 +222,11 @@ def _take_part(text: str, p: _Parsed) -> str:
             if m.group(0).startswith("tomorrow") or "tomorrow" in m.group(0):
                 p.said_tomorrow = True
             text = _cut(text, m)
-    m = daypart.SUN_PATTERN.search(text)
+    dark, light = daypart.AFTER_DARK.search(text), daypart.BEFORE_LIGHT.search(text)
+    m = dark or light or daypart.SUN_PATTERN.search(text)
     if m:
-        p.sun, text = daypart.SUN_WORDS[m.group(1)], _cut(text, m)
+        p.sun = "dusk" if m is dark else "dawn" if m is light else daypart.SUN_WORDS[m.group(1)]
+        text = _cut(text, m)
     m = _CLOCK_WORDS.search(text)
     if m:
         if m.group(1) == "midnight":

@@ -448,3 +448,30 @@ def test_second_review_a_breeding_female_litter_is_still_the_household_limit():
     lead = lead_of(text, "ask_kennels", [ent(text, "2", "count"), ent(text, "dogs", "animal", "dog"),
                                          ent(text, "7", "count")])
     assert "kennels" not in lead
+
+
+def test_burning_after_dark_or_after_sunset_is_never_a_yes():
+    for text, whens in (("can I burn after dark?", []), ("can i burn after dark tomorrow", ["tomorrow"]),
+                        ("can I burn after sunset tomorrow", ["tomorrow"]), ("ok to burn brush overnight?", []),
+                        ("can we burn before sunrise on saturday", ["on saturday"])):
+        lead = lead_of(text, "ask_can_burn", [ent(text, w, "when") for w in whens])
+        assert lead.startswith("No"), (text, lead)  # 7.11: only between sunrise and sunset
+
+
+def test_third_review_a_day_of_buying_said_as_done_is_read_back_and_named_fines_stay_named():
+    text = "we adopted him June 10 and went in to license him June 20, was there a late fee?"
+    lead = lead_of(text, "ask_late_fee", [ent(text, "June 10", "when"), ent(text, "June 20", "when")])
+    assert "June 20, 2026" in lead and "no late fee" in lead  # 10 days (7.02-4), not June 20, 2027
+    for text in ("what is the fine for a vicious dog that attacked someone while I was feeding the horses",
+                 "fine if my dog kills the neighbor's ducks at the water"):
+        assert "names no fine" not in lead_of(text, "ask_animal_penalties"), text
+    text = "my 6 dogs keep tearing up the neighbor's garden, what's the fine?"
+    assert "names no fine" not in lead_of(text, "ask_animal_penalties", [
+        ent(text, "6", "count"), ent(text, "dogs", "animal", "dog")])
+
+
+def test_third_review_moving_in_after_moving_out_and_a_move_still_to_come(mequon):
+    text = "we moved out of our Madison apartment and into Mequon on June 20, when does the dog need a license?"
+    assert "July 20" in lead_of(text, "ask_license_required", [ent(text, "on June 20", "when")])
+    text = "we're moving to Mequon on July 10, when do we need to license our dog?"
+    assert "August 9" in lead_of(text, "ask_license_required", [ent(text, "on July 10", "when")])  # 58-533(c)(3)

@@ -210,7 +210,10 @@ def test_one_neutered_one_not_says_one_is_neutered():
 
 def test_part_of_the_dogs_neutered_is_not_read_as_the_whole_count():
     from actions.parsing import neutered_said
-    assert neutered_said("I have 3 dogs: 2 spayed females and a neutered male") == "3"  # each count added
+    # a spayed or neutered dog named without its number: not a count (the form reads the entity, "all", or asks)
+    assert neutered_said("I have 3 dogs: 2 spayed females and a neutered male") is None
+    assert neutered_said("I have 2 dogs, Max is a neutered male and Bella is spayed too") is None
+    assert neutered_said("none of the 3 are neutered") == "none"
     assert neutered_said("two dogs, one spayed and one isn't") == "1"
     assert neutered_said("we have 3 dogs, one neutered, got them May 20") == "1"
     assert neutered_said("2 dogs, only one spayed") == "1" and neutered_said("both neutered") == "all"
