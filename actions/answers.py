@@ -82,7 +82,7 @@ def answer_for(intent: str, tracker: Tracker, t, now) -> Answer:
             kind=kind,
             animal=animal if animal in ("dog", "cat") else "other",
             vaccinated=None if vacc is None else vacc == "vaccinated")
-    if intent in LICENSE_INTENTS and parsing.asks_deadline_after_moving_in(text):
+    if intent in LICENSE_INTENTS and parsing.asks_deadline_after_moving_in(text, (t.short_name,)):
         said = common.when_text(tracker)
         ahead = "future" if parsing.moving_still_to_come(text) else "past"
         return handlers.license_deadline(t, on=today, moved_in=when.parse_day(said, t, now=now, prefer=ahead)
@@ -115,6 +115,8 @@ def answer_for(intent: str, tracker: Tracker, t, now) -> Answer:
     if intent in ("ask_can_burn", "ask_burning_hours") or (
             intent == "ask_prohibited_materials" and common.entity(tracker, "material")):
         said = time_phrase(tracker)
+        if intent == "ask_burning_hours" and not common.when_text(tracker) and not parsing.asks_may_i(text):
+            said = None  # "does the fire need to be out when it gets dark?": the hours rule, not a Yes or No
         if said or intent == "ask_can_burn":
             at = when.resolve(said, t, now=now) if said else now
             return handlers.burning(t, at=at, orders=common.burning_orders(t), material=material_said(tracker))
@@ -155,17 +157,24 @@ def late_fee_on_dates_said(tracker: Tracker, t, now) -> Answer | None:
             and not re.fullmatch(r"(?i)\s*(right )?(now|today)\s*", text[e["start"]:e["end"]])]
     if bought is None and len(days) > 1:
         return None  # another day said that is not clearly the day of buying: the rule, not today's sum
-    later = bought is not None and parsing.cue_before(text, bought["start"], parsing.BUY_LATER_CUE)
     try:
         came = when.parse_day(str(got["value"]), t, now=now, prefer="past")
-        on = when.parse_day(str(bought["value"]), t, now=now, prefer="future" if later else "past") \
-            if bought else now.date()
+        on = now.date()
+        if bought is not None:  # read back, unless said as still to come or it would fall before the dog came
+            on = when.parse_day(str(bought["value"]), t, now=now, prefer="past")
+            if parsing.buys_later(text, bought["start"]) or on < came:
+                on = when.parse_day(str(bought["value"]), t, now=now, prefer="future")
     except NeedsClarification:
         return None  # a day not understood: the rule, not a question back about a question
-    dogs = parsing.animals_counted(tracker.latest_message.get("entities", [])).get("dog") or 1
-    said = parsing.neutered_said(text) or {"neutered": "all", "unneutered": "none"}.get(
-        str(common.entity(tracker, "neutered")))
-    neutered = dogs if said == "all" else 0 if said == "none" else min(int(said), dogs) if said else None
+    dogs = parsing.animals_counted(tracker.latest_message.get("entities", [])).get("dog")
+    if dogs is None and re.search(r"\b(dogs|puppies|pups)\b", text, re.I):
+        return None  # "our dogs", not how many: the rule, not one dog's sum
+    dogs = dogs or 1
+    said = parsing.neutered_said(text) or (None if parsing.neutered_mixed(text) else {
+        "neutered": "all", "unneutered": "none"}.get(str(common.entity(tracker, "neutered"))))
+    if said not in (None, "all", "none") and int(said) > dogs:
+        return None  # more spayed or neutered dogs than dogs: the rule, not a sum on a count misread
+    neutered = dogs if said == "all" else 0 if said == "none" else int(said) if said else None
     day = {"moved_in" if parsing.acquired_kind(text) == "moved" else "acquired": came}
     return handlers.license_cost(t, on=on, dogs=dogs, neutered=neutered, **day)
 
@@ -180,7 +189,8 @@ def time_phrase(tracker: Tracker) -> str | None:
     tomorrow after dark, never the whole of tomorrow or now)."""
     text = common.text_of(tracker)
     said = parsing.time_phrase(text, common.entities(tracker, "when"))
-    dark = daypart.AFTER_DARK.search(text.lower()) or daypart.BEFORE_LIGHT.search(text.lower())
+    lower = text.lower().replace("\u2019", "'")  # "once it’s dark" typed on a phone
+    dark = daypart.AFTER_DARK.search(lower) or daypart.BEFORE_LIGHT.search(lower)
     if dark and dark.group(0) not in (said or "").lower():
         return f"{said} {dark.group(0)}" if said else dark.group(0)
     return said

@@ -78,7 +78,7 @@ class ValidateLicenseForm(FormValidator):
         said = parsing.neutered_said(text)
         if said is not None:
             return {"dogs_neutered": said}
-        value = common.entity(tracker, "neutered")
+        value = None if parsing.neutered_mixed(text) else common.entity(tracker, "neutered")
         if value == "neutered":
             return {"dogs_neutered": "all"}
         if value == "unneutered":

@@ -60,7 +60,7 @@ def says_one_dog(text: str) -> bool:
 _NEUTERED_COUNT = re.compile(r"\b(\d+|one|two|three|four|five|six|none|all|both)\s+(?:of them\s+)?(?:is\s+|are\s+)?"
                              r"(not\s+)?(?:spayed|neutered|fixed)\b", re.I)
 _NEUTERED_WORD = re.compile(r"\b(?:spayed|neutered|fixed)\b", re.I)
-_NONE_OF = re.compile(r"\b(?:none of(?: the| them| my| our)?|not one|neither(?: of)?(?: the| them)?)\s*$", re.I)
+_NONE_OF = re.compile(r"\b(?:none of(?: the| them| my| our)?|neither(?: of)?(?: the| them)?)\s*$", re.I)
 
 
 def neutered_said(text: str) -> Optional[str]:
@@ -72,8 +72,10 @@ def neutered_said(text: str) -> Optional[str]:
     for m in _NEUTERED_COUNT.finditer(text or ""):
         counted += 1
         n, negated = m.group(1).lower(), bool(m.group(2))
-        if _NONE_OF.search(text[:m.start()]) and n not in ("all", "both"):
-            return "none"
+        before = text[:m.start()]
+        if (_NONE_OF.search(before) and n not in ("all", "both")) or (n == "one" and re.search(r"\bnot\s*$", before,
+                                                                                             re.I)):
+            return "none"  # "none of the 3 are fixed", "not one is neutered"
         if n in ("all", "both"):
             return "none" if negated else "all"
         if n == "none":
@@ -84,6 +86,13 @@ def neutered_said(text: str) -> Optional[str]:
     if len(_NEUTERED_WORD.findall(text or "")) > counted:
         return None  # a spayed or neutered dog said without its number
     return str(total) if said else None
+
+
+def neutered_mixed(text: str) -> bool:
+    """A count of spayed or neutered dogs said beside a spayed or neutered dog without its number ("2 are spayed
+    and the male is not neutered"): neither the count nor the tagged word alone says how many are; ask."""
+    counted = len(_NEUTERED_COUNT.findall(text or ""))
+    return 0 < counted < len(_NEUTERED_WORD.findall(text or ""))
 
 
 _NEGATION = re.compile(r"\b(not|no|none|isn't|isnt|aren't|arent|neither)\b", re.I)
@@ -114,9 +123,12 @@ _KEPT = r"(?:dogs|cats|animals|pets|puppies|kittens)"
 #: what 7.02-13 to 7.02-17 cover, said in a question about a fine: feeding, shelter, neglect, cruelty, the number kept
 _UNNAMED_FINE = re.compile(r"\b(feed\w*|food|water|shelter\w*|neglect\w*|starv\w*|abandon\w*|cruel\w*|abus\w*|"
                            r"exceed\w*|the (?:dog |cat |pet |animal )?limit)\b", re.I)
-_NAMED_FINE = re.compile(r"(licen[cs]|vaccin|rabies|\btag|leash|loose|at large|roam|bark|howl|\bbit|attack|vicious|"
-                         r"danger|chas|kill|worr|garden|propert|damag|cemeter|chick|duckling|rabbit|waste|poop|feces|"
-                         r"quarantin|impound)", re.I)
+_NAMED_FINE = re.compile(r"\b(?:licen[cs]\w*|vaccin\w*|rabies|tags?|leash\w*|unleash\w*|loose|at large|roam\w*|"
+                         r"bark\w*|howl\w*|bit|bite[sn]?|biting|attack\w*|vicious\w*|dangerous\w*|"
+                         r"chas(?:e|es|ed|ing)|kill(?:s|ed|ing)?|worr(?:y|ies|ied|ying) (?:the |our |my |a )?"
+                         r"(?:sheep|livestock|cattle|cows?|horses?|chickens?|animals?)|damag\w*|destroy\w*|tear\w* up|gardens?|"
+                         r"cemeter\w*|chicks?|duckling\w*|rabbits?|waste|poop\w*|feces|quarantin\w*|impound\w*)\b",
+                         re.I)
 
 
 def asks_fine_unnamed(text: str) -> bool:
@@ -156,8 +168,18 @@ ACQUIRED_CUE = re.compile(r"\b((?:got|get)(?!\s+(?:\w+\s+){0,2}licen[cs]e)|adopt
 BUY_CUE = re.compile(r"\b(buy|buying|bought (?:(?:the|his|her|their|our|my|a) licen[cs]es?)|purchas\w*|pay|paid|paying|"
                      r"licensed|register\w*|renew\w*|license (?:it|him|her|them)|get (?:it|the license)|"
                      r"licensing)\b", re.I)
-#: the day of buying, said as still to come ("will license her July 10"): read forward; else it is read back
-BUY_LATER_CUE = re.compile(r"\b(will|'ll|going to|gonna|plan\w*|intend\w*|hope\w*|next|tomorrow|want\w*)\b", re.I)
+#: a buying verb said as still to come, right before it ("will license her", "if we pay"; not "wanted to pay right
+#: away but only paid on June 20")
+_BUY_LATER = re.compile(r"\b(?:will|'ll|shall|going to|gonna|plan(?:s|ning)? to|intend(?:s|ing)? to|want(?:s)? to|"
+                        r"hope to|need to|have to|if (?:i|we))\s+(?:\w+\s+)?$", re.I)
+
+
+def buys_later(text: str, start: int) -> bool:
+    """Is the day of buying at ``start`` said as still to come? The buying verb nearest before it ("will license
+    her July 10", "if I pay on July 20") has a future word right before it; read back otherwise."""
+    window = text[max(0, start - 40):start]
+    verbs = list(BUY_CUE.finditer(window))
+    return bool(verbs) and bool(_BUY_LATER.search(window[:verbs[-1].start()]))
 _LONG_AGO = re.compile(r"\b(years?|long|ages|forever|always|before this year|last year|a while|since birth|"
                        r"born here|months? ago)\b", re.I)
 _HAD = re.compile(r"\b(had|have had|owned)\b", re.I)
@@ -535,6 +557,16 @@ _AFTER_DARK = re.compile(r"\b(after (?:dark|sunset|nightfall)|at night|past suns
 _PERMISSION = re.compile(r"\b(permission|approv\w*|exception|town board|special permit)\b", re.I)
 
 
+_MAY_I = re.compile(r"\b(?:can|may|could|should) (?:i|we|you|my|our|they|he|she|people)\b|\b(?:allowed|ok|okay|alright|"
+                    r"all right|legal|permitted)\b|\b(?:is it|it'?s|i'?m|we'?re) (?:good|fine) to\b", re.I)
+
+
+def asks_may_i(text: str) -> bool:
+    """"can I burn after dark?", "is it OK to burn tonight?": asks whether a burn may happen (a Yes or No answers
+    it); not "does the fire need to be out when it gets dark?" nor "is it illegal to burn after dark?"."""
+    return bool(_MAY_I.search(text or ""))
+
+
 def asks_after_dark_permission(text: str) -> bool:
     """"How do we get permission for a bonfire after dark?": the Town Board's exception to the daylight rule
     (Dunkirk 7.11), whichever burning intent it was read as."""
@@ -587,16 +619,24 @@ def names_young(entities: Iterable[dict], text: str = "") -> bool:
 _MOVING_OUT = re.compile(r"\b(mov\w*|relocat\w*)\s+(?:out|away)\b|\bleav(?:e|ing)\b", re.I)
 
 
-def asks_deadline_after_moving_in(text: str) -> bool:
-    """"We moved to Mequon on April 25, when do they need licenses?" (not "when we move out ...")."""
+_INTO_TOWN = (r"\bmov\w* (?:here|in\b(?! (?:to|a|an|the|our|my)\b))|"
+              r"\bin ?to (?:town|here|the (?:town|city|village|area){})\b")
+
+
+def asks_deadline_after_moving_in(text: str, places: Iterable[str] = ()) -> bool:
+    """"We moved to Mequon on April 25, when do they need licenses?" (not "when we move out ...", nor "leaving
+    Mequon and moving into a house in Grafton"): a move out is overridden only by a move into this town
+    (``places``: its names)."""
+    names = "".join(f"|{re.escape(p)}" for p in places if p)
     return asks_moving_deadline(text) and (not _MOVING_OUT.search(text or "") or
-                                           bool(re.search(r"\binto\b|\bmoved (?:here|in)\b", text or "", re.I)))
+                                           bool(re.search(_INTO_TOWN.format(names), text or "", re.I)))
 
 
 def moving_still_to_come(text: str) -> bool:
-    """"we're moving to Mequon on July 10": the move is still to come (its day read forward, not back)."""
+    """"we're moving to Mequon on July 10": the move is still to come (its day read forward, not back); not when a
+    move already made is said ("we moved here June 20 and I'm moving his tags over")."""
     return bool(re.search(r"\b(?:are|'re|will be|am|'m) moving\b|\b(?:will|going to|plan(?:ning)? to) move\b",
-                          text or "", re.I))
+                          text or "", re.I)) and not re.search(r"\bmoved\b", text or "", re.I)
 
 
 _CONFIRMS = ((frozenset({"ask_license_required", "ask_late_fee", "ask_license_cost"}), asks_deadline_after_moving_in),)

@@ -88,9 +88,13 @@ SUN_PATTERN = re.compile(r"\b(?:at |around |about |by |before |after )?(" + "|".
 #: "after dark", "after sunset", "overnight": past sunset, read as dusk (civil twilight), so never as the sunset
 #: minute itself ("can I burn after sunset tomorrow?" was once answered "Yes: at 8:38 p.m."); "before sunrise":
 #: dawn, before it. Matched before SUN_PATTERN, on lower-case text.
-AFTER_DARK = re.compile(r"\b(?:after (?:dark|sunset|sundown|sun down|nightfall|the sun (?:goes down|sets|is down))|"
-                        r"(?:once|when) (?:it'?s|it is|it gets|it's gotten) dark|in the dark|overnight|"
-                        r"past (?:sunset|dark))\b")
+AFTER_DARK = re.compile(r"\b(?:(?:after|past|later than|once|when) (?:the )?(?:dark|sunset|sundown|sun ?down|sun ?set|"
+                        r"nightfall|dusk|(?:the )?sun (?:goes down|sets|is down|has set|went down))|"
+                        r"(?:once|when) (?:it'?s|it is|it gets|it's gotten) dark|in the dark|overnight)\b")
+#: "the sun goes down" and the like, said for sunset; when._normalise turns them into "sunset" before it drops
+#: "the sun" (which is there so "Sunday" and "the sun" are not read as days)
+SUN_GOES_DOWN = re.compile(r"\bthe sun (?:goes down|sets|is down|has set|went down|is setting)\b")
+SUN_COMES_UP = re.compile(r"\bthe sun (?:comes up|rises|is up|came up|rose)\b")
 BEFORE_LIGHT = re.compile(r"\bbefore (?:sunrise|sun ?up|dawn|daybreak|first light|(?:it'?s|it is|it gets) light)\b")
 
 

@@ -132,6 +132,7 @@ def _normalise(text: str) -> str:
     raw = re.sub(r"(\d)([ap])\b", r"\1 \2m", raw)                 # "9p" -> "9 pm"
     raw = re.sub(r"\b([ap])\.\s?m\.", r"\1m", raw)                # "in the a.m." -> "in the am"
     raw = re.sub(r"\blast night\b", "yesterday night", raw)
+    raw = daypart.SUN_COMES_UP.sub("sunrise", daypart.SUN_GOES_DOWN.sub("sunset", raw))
     raw = re.sub(r"\bmay (i|we|you|he|she|they)\b|\bthe sun\b", " ", raw)  # not the month, not Sunday
     raw = raw.replace("@", " at ")
     raw = _NOISE.sub(" ", raw)

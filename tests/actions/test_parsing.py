@@ -217,3 +217,18 @@ def test_part_of_the_dogs_neutered_is_not_read_as_the_whole_count():
     assert neutered_said("two dogs, one spayed and one isn't") == "1"
     assert neutered_said("we have 3 dogs, one neutered, got them May 20") == "1"
     assert neutered_said("2 dogs, only one spayed") == "1" and neutered_said("both neutered") == "all"
+
+
+def test_not_one_spayed_is_none_and_a_count_beside_an_uncounted_word_is_mixed():
+    assert parsing.neutered_said("2 dogs, not one is neutered") == "none"
+    assert parsing.neutered_said("one is neutered") == "1"
+    assert parsing.neutered_mixed("2 are spayed and the male is not neutered")
+    assert not parsing.neutered_mixed("both are spayed")
+    assert not parsing.neutered_mixed("my dog is neutered")
+
+
+def test_a_buying_day_is_to_come_only_with_a_future_word_at_its_verb():
+    for text, later in (("will license her July 10", True), ("if we pay on July 20", True),
+                        ("I wanted to pay right away but only paid on June 20", False),
+                        ("we paid June 20", False), ("we plan to renew it May 3", True)):
+        assert parsing.buys_later(text, text.index(text.split()[-2])) is later, text

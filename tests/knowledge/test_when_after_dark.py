@@ -12,7 +12,9 @@ NOW = datetime(2026, 7, 2, 10, 0, tzinfo=ZoneInfo("America/Chicago"))
 
 @pytest.mark.parametrize("said", ["after sunset tomorrow", "after dark tomorrow", "tomorrow after dark",
                                   "after dark", "tonight after dark", "after sundown", "once it's dark tonight",
-                                  "before sunrise tomorrow", "before dawn on saturday"])
+                                  "before sunrise tomorrow", "before dawn on saturday", "tomorrow after the sunset",
+                                  "tonight after the sun goes down", "later than sunset on friday",
+                                  "once the sun sets tomorrow", "before the sun comes up saturday"])
 def test_a_burn_after_dark_or_before_sunrise_is_no(said):
     t = town("dunkirk")
     answer = handlers.burning(t, at=when.resolve(said, t, now=NOW), orders=[])
