@@ -84,7 +84,8 @@ def answer_for(intent: str, tracker: Tracker, t, now) -> Answer:
             vaccinated=None if vacc is None else vacc == "vaccinated")
     if intent in LICENSE_INTENTS and parsing.asks_deadline_after_moving_in(text, (t.short_name,)):
         said = common.when_text(tracker)
-        ahead = "future" if parsing.moving_still_to_come(text) else "past"
+        days = common.entities(tracker, "when")  # the move's day: the last said ("moved ... in 2020, moving ... July 10")
+        ahead = "future" if parsing.moving_still_to_come(text, days[-1]["start"] if days else None) else "past"
         return handlers.license_deadline(t, on=today, moved_in=when.parse_day(said, t, now=now, prefer=ahead)
                                          if said else None)
     if intent == "ask_late_fee":
@@ -160,9 +161,9 @@ def late_fee_on_dates_said(tracker: Tracker, t, now) -> Answer | None:
     try:
         came = when.parse_day(str(got["value"]), t, now=now, prefer="past")
         on = now.date()
-        if bought is not None:  # read back, unless said as still to come or it would fall before the dog came
+        if bought is not None:  # read back, unless said as still to come ("will license her July 10")
             on = when.parse_day(str(bought["value"]), t, now=now, prefer="past")
-            if parsing.buys_later(text, bought["start"]) or on < came:
+            if parsing.buys_later(text, bought["start"]):
                 on = when.parse_day(str(bought["value"]), t, now=now, prefer="future")
     except NeedsClarification:
         return None  # a day not understood: the rule, not a question back about a question

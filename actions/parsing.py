@@ -123,11 +123,11 @@ _KEPT = r"(?:dogs|cats|animals|pets|puppies|kittens)"
 #: what 7.02-13 to 7.02-17 cover, said in a question about a fine: feeding, shelter, neglect, cruelty, the number kept
 _UNNAMED_FINE = re.compile(r"\b(feed\w*|food|water|shelter\w*|neglect\w*|starv\w*|abandon\w*|cruel\w*|abus\w*|"
                            r"exceed\w*|the (?:dog |cat |pet |animal )?limit)\b", re.I)
-_NAMED_FINE = re.compile(r"\b(?:licen[cs]\w*|vaccin\w*|rabies|tags?|leash\w*|unleash\w*|loose|at large|roam\w*|"
-                         r"bark\w*|howl\w*|bit|bite[sn]?|biting|attack\w*|vicious\w*|dangerous\w*|"
+_NAMED_FINE = re.compile(r"\b(?:(?:un)?licen[cs]\w*|(?:un)?vaccin\w*|rabies|(?:un)?tag\w*|(?:un)?leash\w*|loose|"
+                         r"at large|roam\w*|bark\w*|howl\w*|bit|bit(?:ten|es?|ing)|attack\w*|vicious\w*|dangerous\w*|"
                          r"chas(?:e|es|ed|ing)|kill(?:s|ed|ing)?|worr(?:y|ies|ied|ying) (?:the |our |my |a )?"
                          r"(?:sheep|livestock|cattle|cows?|horses?|chickens?|animals?)|damag\w*|destroy\w*|tear\w* up|gardens?|"
-                         r"cemeter\w*|chicks?|duckling\w*|rabbits?|waste|poop\w*|feces|quarantin\w*|impound\w*)\b",
+                         r"cemeter\w*|chick\w*|duckling\w*|rabbits?|waste|poop\w*|feces|quarantin\w*|impound\w*)\b",
                          re.I)
 
 
@@ -557,7 +557,7 @@ _AFTER_DARK = re.compile(r"\b(after (?:dark|sunset|nightfall)|at night|past suns
 _PERMISSION = re.compile(r"\b(permission|approv\w*|exception|town board|special permit)\b", re.I)
 
 
-_MAY_I = re.compile(r"\b(?:can|may|could|should) (?:i|we|you|my|our|they|he|she|people)\b|\b(?:allowed|ok|okay|alright|"
+_MAY_I = re.compile(r"\b(?:can|may|could) (?:i|we|you|my|our|they|he|she|people)\b|\b(?:allowed|ok|okay|alright|"
                     r"all right|legal|permitted)\b|\b(?:is it|it'?s|i'?m|we'?re) (?:good|fine) to\b", re.I)
 
 
@@ -632,11 +632,19 @@ def asks_deadline_after_moving_in(text: str, places: Iterable[str] = ()) -> bool
                                            bool(re.search(_INTO_TOWN.format(names), text or "", re.I)))
 
 
-def moving_still_to_come(text: str) -> bool:
-    """"we're moving to Mequon on July 10": the move is still to come (its day read forward, not back); not when a
-    move already made is said ("we moved here June 20 and I'm moving his tags over")."""
-    return bool(re.search(r"\b(?:are|'re|will be|am|'m) moving\b|\b(?:will|going to|plan(?:ning)? to) move\b",
-                          text or "", re.I)) and not re.search(r"\bmoved\b", text or "", re.I)
+#: a moving verb; "ahead" when said as still to come ("we're moving", "will move", not "moved" nor a bare "moving")
+_MOVE_VERB = re.compile(r"(?:\b(?P<ahead>(?:are|am|will be|going to be) moving|(?:will|going to|gonna|plan(?:ning)? to) "
+                        r"move)|(?<=')(?P<ahead2>(?:re|m|ll be) moving|ll move))\b|\b(?:moved|moving|move)\b", re.I)
+
+
+def moving_still_to_come(text: str, at: int | None = None) -> bool:
+    """"we're moving to Mequon on July 10": the move is still to come (its day read forward, not back). The moving
+    verb nearest before the day said (at ``at``; else the last) decides: "we moved to Grafton in 2020 and now
+    we're moving to Mequon on July 10" is to come; "we moved here June 20 and I'm moving his tags over" and
+    "moving here from Texas, arrived June 20" are not."""
+    text = (text or "").replace("\u2019", "'")
+    verbs = list(_MOVE_VERB.finditer(text[:at] if at is not None else text)) or list(_MOVE_VERB.finditer(text))
+    return bool(verbs) and bool(verbs[-1].group("ahead") or verbs[-1].group("ahead2"))
 
 
 _CONFIRMS = ((frozenset({"ask_license_required", "ask_late_fee", "ask_license_cost"}), asks_deadline_after_moving_in),)

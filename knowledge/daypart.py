@@ -85,16 +85,21 @@ SUN_PATTERN = re.compile(r"\b(?:at |around |about |by |before |after )?(" + "|".
     sorted((re.escape(w) for w in SUN_WORDS), key=len, reverse=True)) + r")\b")
 
 
-#: "after dark", "after sunset", "overnight": past sunset, read as dusk (civil twilight), so never as the sunset
-#: minute itself ("can I burn after sunset tomorrow?" was once answered "Yes: at 8:38 p.m."); "before sunrise":
-#: dawn, before it. Matched before SUN_PATTERN, on lower-case text.
-AFTER_DARK = re.compile(r"\b(?:(?:after|past|later than|once|when) (?:the )?(?:dark|sunset|sundown|sun ?down|sun ?set|"
-                        r"nightfall|dusk|(?:the )?sun (?:goes down|sets|is down|has set|went down))|"
-                        r"(?:once|when) (?:it'?s|it is|it gets|it's gotten) dark|in the dark|overnight)\b")
+#: how residents say the sun has set or is setting ("the sun goes down", "the sun's gone down", "the sun is down")
+_SUN_DOWN = r"sun(?:'s| is| has)? (?:goes down|going down|gone down|went down|down|sets|set|setting|gone)"
+#: "after dark", "after sunset", "overnight", "until sunrise": past sunset, read as dusk (civil twilight), so never
+#: as the sunset minute itself ("can I burn after sunset tomorrow?" was once answered "Yes: at 8:38 p.m."); not
+#: when it says when the fire ends ("out no later than sunset", "done when the sun sets"). "before sunrise": dawn,
+#: before it. Matched before SUN_PATTERN, on lower-case text.
+AFTER_DARK = re.compile(r"\b(?<!out )(?<!done )(?<!over )(?<!finished )(?<!stop )(?<!no )(?<!not )(?<!by )"
+                        r"(?:(?:after|past|later than|once|when) (?:the )?(?:dark|sunset|sundown|sun ?down|sun ?set|"
+                        r"nightfall|dusk|" + _SUN_DOWN + r")|"
+                        r"(?:once|when) (?:it'?s|it is|it gets|it's gotten) dark|in the dark|overnight|"
+                        r"(?:until|till|til|up to) (?:sunrise|sun ?up|dawn|daybreak|first light|the sun (?:comes|is) up))\b")
 #: "the sun goes down" and the like, said for sunset; when._normalise turns them into "sunset" before it drops
 #: "the sun" (which is there so "Sunday" and "the sun" are not read as days)
-SUN_GOES_DOWN = re.compile(r"\bthe sun (?:goes down|sets|is down|has set|went down|is setting)\b")
-SUN_COMES_UP = re.compile(r"\bthe sun (?:comes up|rises|is up|came up|rose)\b")
+SUN_GOES_DOWN = re.compile(r"\bthe " + _SUN_DOWN + r"\b")
+SUN_COMES_UP = re.compile(r"\bthe sun(?:'s| is| has)? (?:comes up|coming up|come up|came up|rises|rising|risen|rose|up)\b")
 BEFORE_LIGHT = re.compile(r"\bbefore (?:sunrise|sun ?up|dawn|daybreak|first light|(?:it'?s|it is|it gets) light)\b")
 
 

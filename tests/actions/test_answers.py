@@ -530,3 +530,30 @@ def test_fourth_review_moving_into_another_town_and_moving_tags_over(mequon):
     text = "We moved here June 20 and I'm moving his tags over, when is the license due?"
     lead = lead_of(text, "ask_license_required", [ent(text, "June 20", "when")])
     assert "July 20" in lead and "2027" not in lead, lead  # 30 days of residency (58-533(c)(3)), read back
+
+
+def test_fifth_review_a_buying_day_before_the_dog_came_is_asked_back_not_moved_to_next_year():
+    text = "We licensed Max on May 28 and brought him home June 1, late fee?"
+    d = CollectingDispatcher()
+    run(ActionAnswer(), d, make_tracker(text, "ask_late_fee", [ent(text, "on May 28", "when"),
+                                                              ent(text, "June 1", "when")]))
+    out = texts(d)[0]
+    assert "When did you get the dog" in out and "2027" not in out, out  # asked back, no late fee invented
+
+
+def test_fifth_review_unlicensed_unvaccinated_bitten_and_chickens_name_a_fine():
+    for text in ("what's the fine for keeping 8 unlicensed dogs?", "fine for 8 unvaccinated dogs",
+                 "what's the fine if my 8 dogs have bitten someone", "fine if my 8 dogs get into the neighbor's chickens"):
+        counted = [ent(text, "8", "count"), ent(text, "dogs", "animal", "dog")]
+        assert "names no fine" not in lead_of(text, "ask_animal_penalties", counted), text
+
+
+def test_fifth_review_a_move_still_to_come_after_an_old_move_is_read_forward(mequon):
+    text = "We moved to Grafton in 2020 and now we're moving to Mequon on July 10, when does our dog need a license?"
+    lead = lead_of(text, "ask_license_required", [ent(text, "in 2020", "when"), ent(text, "on July 10", "when")])
+    assert "August 9, 2026" in lead, lead  # 30 days of residency from July 10, 2026 (58-533(c)(3))
+
+
+def test_fifth_review_should_i_put_my_fire_out_gets_the_rule_not_no():
+    lead = lead_of("should I put my fire out when it gets dark?", "ask_burning_hours")
+    assert not lead.startswith(("No", "Yes")), lead
