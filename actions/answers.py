@@ -57,6 +57,9 @@ def answer_for(intent: str, tracker: Tracker, t, now) -> Answer:
     if intent in ("ask_burn_notification", "ask_burning_rules", "ask_burning_hours", "ask_permits") and \
             parsing.asks_after_dark_permission(text) and not common.when_text(tracker):
         return handlers.topic(t, "burning_hours", on=today, question=text, aspect="after_sunset_exception")
+    if intent == "ask_animal_penalties" and parsing.names_the_license_fine(text) and \
+            "license" in t.topics["animal_penalties"].rules:
+        return handlers.topic(t, "animal_penalties", on=today, question=text, aspect="license")  # 7.02-18(b)(1)
     if intent == "ask_animal_penalties" and (parsing.asks_fine_unnamed(text) or (
             not parsing.names_a_fine(text) and over_the_limit(tracker, t, today))):
         # "the fine for having more than 5 dogs": the penalty for the animal limits (a rule the town may lack)

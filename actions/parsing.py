@@ -140,6 +140,14 @@ def asks_fine_unnamed(text: str) -> bool:
     return bool(TOO_MANY.search(text or "") or _UNNAMED_FINE.search(text or ""))
 
 
+_LICENSE_FINE = re.compile(r"\b(?:un)?(?:licen[cs]\w*|vaccin\w*)", re.I)
+
+
+def names_the_license_fine(text: str) -> bool:
+    """"the fine for keeping 8 unlicensed dogs", "penalty for not vaccinating": the license and rabies rules' fine."""
+    return bool(_LICENSE_FINE.search(text or ""))
+
+
 def names_a_fine(text: str) -> bool:
     """The question names a rule with a fine of its own (license, leash, barking, bite ...)."""
     return bool(_NAMED_FINE.search(text or ""))
@@ -170,7 +178,7 @@ BUY_CUE = re.compile(r"\b(buy|buying|bought (?:(?:the|his|her|their|our|my|a) li
                      r"licensing)\b", re.I)
 #: a buying verb said as still to come, right before it ("will license her", "if we pay"; not "wanted to pay right
 #: away but only paid on June 20")
-_BUY_LATER = re.compile(r"\b(?:will|'ll|shall|going to|gonna|plan(?:s|ning)? to|intend(?:s|ing)? to|want(?:s)? to|"
+_BUY_LATER = re.compile(r"\b(?:will|'ll|shall|are|'re|am|'m|'d|would|going to|gonna|plan(?:s|ning)? to|intend(?:s|ing)? to|want(?:s)? to|"
                         r"hope to|need to|have to|if (?:i|we))\s+(?:\w+\s+)?$", re.I)
 
 

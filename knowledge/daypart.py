@@ -91,10 +91,12 @@ _SUN_DOWN = r"sun(?:'s| is| has)? (?:goes down|going down|gone down|went down|do
 #: as the sunset minute itself ("can I burn after sunset tomorrow?" was once answered "Yes: at 8:38 p.m."); not
 #: when it says when the fire ends ("out no later than sunset", "done when the sun sets"). "before sunrise": dawn,
 #: before it. Matched before SUN_PATTERN, on lower-case text.
-AFTER_DARK = re.compile(r"\b(?<!out )(?<!done )(?<!over )(?<!finished )(?<!stop )(?<!no )(?<!not )(?<!by )"
-                        r"(?:(?:after|past|later than|once|when) (?:the )?(?:dark|sunset|sundown|sun ?down|sun ?set|"
-                        r"nightfall|dusk|" + _SUN_DOWN + r")|"
-                        r"(?:once|when) (?:it'?s|it is|it gets|it's gotten) dark|in the dark|overnight|"
+_AFTER_SUN = r"(?:the )?(?:dark|sunset|sundown|sun ?down|sun ?set|nightfall|dusk|" + _SUN_DOWN + r")"
+#: a fire's end, not a burn after dark: "out when the sun goes down", "done once it's dark", "no later than sunset"
+_ENDS = r"(?<!out )(?<!done )(?<!over )(?<!finished )(?<!stop )(?<!by )"
+AFTER_DARK = re.compile(r"\b(?:(?:after|past) " + _AFTER_SUN + r"|(?<!no )(?<!not )later than " + _AFTER_SUN + r"|"
+                        + _ENDS + r"(?:once|when) (?:" + _AFTER_SUN + r"|(?:it'?s|it is|it gets|it's gotten) dark)|"
+                        r"in the dark|overnight|"
                         r"(?:until|till|til|up to) (?:sunrise|sun ?up|dawn|daybreak|first light|the sun (?:comes|is) up))\b")
 #: "the sun goes down" and the like, said for sunset; when._normalise turns them into "sunset" before it drops
 #: "the sun" (which is there so "Sunday" and "the sun" are not read as days)

@@ -546,6 +546,9 @@ def test_fifth_review_unlicensed_unvaccinated_bitten_and_chickens_name_a_fine():
                  "what's the fine if my 8 dogs have bitten someone", "fine if my 8 dogs get into the neighbor's chickens"):
         counted = [ent(text, "8", "count"), ent(text, "dogs", "animal", "dog")]
         assert "names no fine" not in lead_of(text, "ask_animal_penalties", counted), text
+    for text in ("what's the fine for keeping 8 unlicensed dogs?", "penalty for not vaccinating my dog"):
+        counted = [ent(text, "8", "count"), ent(text, "dogs", "animal", "dog")] if "8" in text else []
+        assert "$25.00 to $200.00" in lead_of(text, "ask_animal_penalties", counted), text  # 7.02-18(b)(1)
 
 
 def test_fifth_review_a_move_still_to_come_after_an_old_move_is_read_forward(mequon):
@@ -557,3 +560,21 @@ def test_fifth_review_a_move_still_to_come_after_an_old_move_is_read_forward(meq
 def test_fifth_review_should_i_put_my_fire_out_gets_the_rule_not_no():
     lead = lead_of("should I put my fire out when it gets dark?", "ask_burning_hours")
     assert not lead.startswith(("No", "Yes")), lead
+
+
+def test_sixth_review_out_over_or_by_before_after_dark_is_still_after_dark():
+    for text, whens in (("can I have a fire out after dark?", []),
+                        ("can we have friends over after dark for a bonfire?", []), ("can I burn out overnight", []),
+                        ("can we burn out in the dark tonight", ["tonight"]),
+                        ("can I stop by after dark and burn tomorrow", ["tomorrow"])):
+        lead = lead_of(text, "ask_can_burn", [ent(text, w, "when") for w in whens])
+        assert lead.startswith("No"), (text, lead)  # 7.11: between sunrise and sunset only
+
+
+def test_sixth_review_a_day_of_buying_said_in_the_present_is_read_forward():
+    text = "We got her June 28 and are licensing her on July 10, late fee?"
+    lead = lead_of(text, "ask_late_fee", [ent(text, "June 28", "when"), ent(text, "on July 10", "when")])
+    assert "no late fee" in lead and "July 10, 2026" in lead, lead  # 12 days (7.02-4)
+    text = "We got her June 28 and we'd buy the license July 30, late fee?"
+    lead = lead_of(text, "ask_late_fee", [ent(text, "June 28", "when"), ent(text, "July 30", "when")])
+    assert "$5.00 late fee" in lead, lead  # 32 days: late
