@@ -453,7 +453,12 @@ def test_second_review_a_breeding_female_litter_is_still_the_household_limit():
 def test_burning_after_dark_or_after_sunset_is_never_a_yes():
     for text, whens in (("can I burn after dark?", []), ("can i burn after dark tomorrow", ["tomorrow"]),
                         ("can I burn after sunset tomorrow", ["tomorrow"]), ("ok to burn brush overnight?", []),
-                        ("can we burn before sunrise on saturday", ["on saturday"])):
+                        ("can we burn before sunrise on saturday", ["on saturday"]),
+                        # "out", "over", "by" before it do not hide it (sixth review)
+                        ("can I have a fire out after dark?", []),
+                        ("can we have friends over after dark for a bonfire?", []), ("can I burn out overnight", []),
+                        ("can we burn out in the dark tonight", ["tonight"]),
+                        ("can I stop by after dark and burn tomorrow", ["tomorrow"])):
         lead = lead_of(text, "ask_can_burn", [ent(text, w, "when") for w in whens])
         assert lead.startswith("No"), (text, lead)  # 7.11: only between sunrise and sunset
 
@@ -560,15 +565,6 @@ def test_fifth_review_a_move_still_to_come_after_an_old_move_is_read_forward(meq
 def test_fifth_review_should_i_put_my_fire_out_gets_the_rule_not_no():
     lead = lead_of("should I put my fire out when it gets dark?", "ask_burning_hours")
     assert not lead.startswith(("No", "Yes")), lead
-
-
-def test_sixth_review_out_over_or_by_before_after_dark_is_still_after_dark():
-    for text, whens in (("can I have a fire out after dark?", []),
-                        ("can we have friends over after dark for a bonfire?", []), ("can I burn out overnight", []),
-                        ("can we burn out in the dark tonight", ["tonight"]),
-                        ("can I stop by after dark and burn tomorrow", ["tomorrow"])):
-        lead = lead_of(text, "ask_can_burn", [ent(text, w, "when") for w in whens])
-        assert lead.startswith("No"), (text, lead)  # 7.11: between sunrise and sunset only
 
 
 def test_sixth_review_a_day_of_buying_said_in_the_present_is_read_forward():
