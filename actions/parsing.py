@@ -191,7 +191,6 @@ def buys_later(text: str, start: int) -> bool:
 _LONG_AGO = re.compile(r"\b(years?|long|ages|forever|always|before this year|last year|a while|since birth|"
                        r"born here|months? ago)\b", re.I)
 _HAD = re.compile(r"\b(had|have had|owned)\b", re.I)
-_MOVED = re.compile(r"\bmoved?\b", re.I)
 
 
 def cue_before(text: str, start: int, cue: re.Pattern) -> bool:
