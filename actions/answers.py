@@ -11,7 +11,7 @@ from rasa_sdk import Action, Tracker
 from rasa_sdk.events import SlotSet
 from rasa_sdk.executor import CollectingDispatcher
 
-from knowledge import NeedsClarification, daypart, handlers, when
+from knowledge import NeedsClarification, daypart, handlers, rules, when
 from knowledge.model import Answer
 
 from . import common, parsing, search_fallback
@@ -31,6 +31,12 @@ def topic_title(intent: str) -> str:
 def animals_counted(tracker: Tracker) -> dict[str, int]:
     """{"dog": 2, "cat": 1} from "2 dogs and a cat": each count goes with the animal after it."""
     return parsing.animals_counted(tracker.latest_message.get("entities", []))
+
+
+def has_rule(t, topic: str, name: str) -> bool:
+    """Does the town's ``topic`` have the rule ``name`` (a town may lack either)?"""
+    found = t.topics.get(topic)
+    return found is not None and name in found.rules
 
 
 def answer_for(intent: str, tracker: Tracker, t, now) -> Answer:
@@ -58,8 +64,14 @@ def answer_for(intent: str, tracker: Tracker, t, now) -> Answer:
             parsing.asks_after_dark_permission(text) and not common.when_text(tracker):
         return handlers.topic(t, "burning_hours", on=today, question=text, aspect="after_sunset_exception")
     if intent == "ask_animal_penalties" and parsing.names_the_license_fine(text) and \
-            "license" in t.topics["animal_penalties"].rules:
+            has_rule(t, "animal_penalties", "license"):
         return handlers.topic(t, "animal_penalties", on=today, question=text, aspect="license")  # 7.02-18(b)(1)
+    if intent == "ask_animal_penalties" and parsing.names_waste(text) and \
+            has_rule(t, "animal_waste", "penalty"):
+        return handlers.topic(t, "animal_waste", on=today, question=text, aspect="penalty")  # 7.02-18(c)
+    if intent == "ask_animal_penalties" and parsing.names_an_animal_rule_fine(text) and \
+            has_rule(t, "animal_penalties", "answer"):
+        return handlers.topic(t, "animal_penalties", on=today, question=text, aspect="answer")  # 7.02-18(c)
     if intent == "ask_animal_penalties" and (parsing.asks_fine_unnamed(text) or (
             not parsing.names_a_fine(text) and over_the_limit(tracker, t, today))):
         # "the fine for having more than 5 dogs": the penalty for the animal limits (a rule the town may lack)
@@ -126,8 +138,12 @@ def answer_for(intent: str, tracker: Tracker, t, now) -> Answer:
             return handlers.burning(t, at=at, orders=common.burning_orders(t), material=material_said(tracker))
     if intent == "ask_prohibited_materials" and common.entity(tracker, "material"):
         return handlers.burning(t, at=now, orders=common.burning_orders(t), material=material_said(tracker))
+    if intent == "ask_animal_penalties" and not parsing.names_a_quarantine_order(text) and \
+            getattr(rules.pick(t, "animal_penalties", text), "name", None) == "quarantine_order":
+        general = "answer" if has_rule(t, "animal_penalties", "answer") else None
+        return handlers.topic(t, "animal_penalties", on=today, question=text, aspect=general)  # not (b)(2) on "fine"
     animal = animal_kind(common.entity(tracker, "animal"))
-    if key == "permits" and animal == "cat" and "for_cat" in t.topics["license_required"].rules:
+    if key == "permits" and animal == "cat" and has_rule(t, "license_required", "for_cat"):
         key = "license_required"  # "do cats need a license/permit?": the license topic's answer for cats
     return handlers.topic(t, key, on=today, animal=animal, question=common.text_of(tracker))
 
@@ -194,7 +210,7 @@ def time_phrase(tracker: Tracker) -> str | None:
     text = common.text_of(tracker)
     said = parsing.time_phrase(text, common.entities(tracker, "when"))
     lower = text.lower().replace("\u2019", "'")  # "once it’s dark" typed on a phone
-    dark = daypart.AFTER_DARK.search(lower) or daypart.BEFORE_LIGHT.search(lower)
+    dark = daypart.after_dark(lower) or daypart.BEFORE_LIGHT.search(lower)
     if dark and dark.group(0) not in (said or "").lower():
         return f"{said} {dark.group(0)}" if said else dark.group(0)
     return said

@@ -123,34 +123,75 @@ _KEPT = r"(?:dogs|cats|animals|pets|puppies|kittens)"
 #: what 7.02-13 to 7.02-17 cover, said in a question about a fine: feeding, shelter, neglect, cruelty, the number kept
 _UNNAMED_FINE = re.compile(r"\b(feed\w*|food|water|shelter\w*|neglect\w*|starv\w*|abandon\w*|cruel\w*|abus\w*|"
                            r"exceed\w*|the (?:dog |cat |pet |animal )?limit)\b", re.I)
-_NAMED_FINE = re.compile(r"\b(?:(?:un)?licen[cs]\w*|(?:un)?vaccin\w*|rabies|(?:un)?tag\w*|(?:un)?leash\w*|loose|"
-                         r"at large|roam\w*|bark\w*|howl\w*|bit|bit(?:ten|es?|ing)|attack\w*|vicious\w*|dangerous\w*|"
-                         r"chas(?:e|es|ed|ing)|kill(?:s|ed|ing)?|worr(?:y|ies|ied|ying) (?:the |our |my |a )?"
-                         r"(?:sheep|livestock|cattle|cows?|horses?|chickens?|animals?)|damag\w*|destroy\w*|tear\w* up|gardens?|"
-                         r"cemeter\w*|chick\w*|duckling\w*|rabbits?|waste|poop\w*|feces|quarantin\w*|impound\w*)\b",
-                         re.I)
+#: the rules of Dunkirk 7.02-6 to 7.02-12, whose fine is 7.02-18(c): at large, barking, a bite, killing or worrying
+#: animals, damage, cemeteries, colored chicks, impoundment
+_ANIMAL_RULE_WORDS = (r"(?:un)?leash\w*|loose|at large|roam\w*|bark\w*|howl\w*|bit|bit(?:ten|es?|ing)|attack\w*|"
+                      r"vicious\w*|dangerous\w*|chas(?:e|es|ed|ing)|kill(?:s|ed|ing)?|worr(?:y|ies|ied|ying) "
+                      r"(?:the |our |my |a )?(?:sheep|livestock|cattle|cows?|horses?|chickens?|animals?)|damag\w*|"
+                      r"destroy\w*|tear\w* up|gardens?|cemeter\w*|chick\w*|duckling\w*|rabbits?|impound\w*")
+_ANIMAL_RULE_FINE = re.compile(r"\b(?:" + _ANIMAL_RULE_WORDS + r")\b", re.I)
+_NAMED_FINE = re.compile(r"\b(?:(?:un)?licen[cs]\w*|(?:un)?vaccin\w*|rabies|(?:un)?tag\w*|" + _ANIMAL_RULE_WORDS +
+                         r"|waste|poop\w*|feces|quarantin\w*)\b", re.I)
+#: a license or shot said of the dog, not as the rule broken: "a licensed dog running loose", "my vaccinated dog bit"
+_DESCRIBED = re.compile(r"(?<!not )(?<!n't )\b(?:licensed|vaccinated|tagged)\b", re.I)
 
 
 def asks_fine_unnamed(text: str) -> bool:
     """"the fine for having more than 5 dogs", "for neglecting my dog": about food, shelter, neglect, cruelty or the
     number kept (Dunkirk 7.02-13 to 7.02-17, for which 7.02-18 names no fine), not a rule it names a fine for
     (license, leash, barking ...). A count over the limit ("if I keep 8 dogs") is read by the caller."""
-    if _NAMED_FINE.search(text or ""):
+    text = _DESCRIBED.sub(" ", text or "")
+    if _NAMED_FINE.search(text):
         return False
-    return bool(TOO_MANY.search(text or "") or _UNNAMED_FINE.search(text or ""))
+    return bool(TOO_MANY.search(text) or _UNNAMED_FINE.search(text))
 
 
-_LICENSE_FINE = re.compile(r"\b(?:un)?(?:licen[cs]\w*|vaccin\w*)", re.I)
+#: a license, tag or rabies shot said as missing: "unlicensed", "not vaccinating", "no rabies shot", "no dog tag"
+#: (Dunkirk 7.02-1 to 7.02-3, whose fine is 7.02-18(b)(1))
+_NO_LICENSE = re.compile(r"\bun(?:licen[cs]\w*|vaccin\w*|tagged)|\b(?:not|no|never|without|didn'?t|haven'?t|hasn'?t|isn'?t|"
+                         r"aren'?t|wasn'?t|weren'?t|fail\w* to|forg[eo]t\w* to|skip\w*)\s+(?:\w+\s+){0,2}?"
+                         r"(?:licen[cs]\w*|vaccin\w*|rabies|shots?|tags?)\b", re.I)
 
 
 def names_the_license_fine(text: str) -> bool:
-    """"the fine for keeping 8 unlicensed dogs", "penalty for not vaccinating": the license and rabies rules' fine."""
-    return bool(_LICENSE_FINE.search(text or ""))
+    """"the fine for keeping 8 unlicensed dogs", "penalty for not vaccinating": the license and rabies rules' fine
+    (Dunkirk 7.02-18(b)(1)); not when another rule with a fine of its own, or none, is named ("a licensed dog
+    running loose", "my vaccinated dog bit someone", "neglecting an unlicensed dog")."""
+    text = text or ""
+    if not _NO_LICENSE.search(text):
+        return False
+    rest = _NO_LICENSE.sub(" ", text)
+    rest = re.sub(r"\b(?:un)?(?:licen[cs]\w*|vaccin\w*)|\brabies\b|\b(?:un)?tag\w*", " ", rest, flags=re.I)
+    return not (_NAMED_FINE.search(rest) or _UNNAMED_FINE.search(rest) or TOO_MANY.search(rest))
 
 
 def names_a_fine(text: str) -> bool:
     """The question names a rule with a fine of its own (license, leash, barking, bite ...)."""
-    return bool(_NAMED_FINE.search(text or ""))
+    return bool(_NAMED_FINE.search(_DESCRIBED.sub(" ", text or "")))
+
+
+_WASTE = re.compile(r"\b(?:waste|poop\w*|feces|fecal|droppings)\b", re.I)
+_QUARANTINE_WORDS = re.compile(r"\b(?:quarantin\w*|isolat\w*|orders?|refus\w*|deliver\w*|confine\w*|jail)\b", re.I)
+
+
+def names_waste(text: str) -> bool:
+    """"the fine for dog poop on the road": the animal waste rule (Dunkirk 7.02-6(e))."""
+    return bool(_WASTE.search(text or ""))
+
+
+def names_a_quarantine_order(text: str) -> bool:
+    """"what if I refuse the quarantine order?": the order's own penalty (Dunkirk 7.02-18(b)(2)) may answer it."""
+    return bool(_QUARANTINE_WORDS.search(text or ""))
+
+
+def names_an_animal_rule_fine(text: str) -> bool:
+    """"fine if my dog chases and kills chickens", "the fine for a licensed dog running loose": a rule whose fine is
+    Dunkirk 7.02-18(c) (7.02-6 to 7.02-12); not a quarantine order (b)(2), a missing license or shot (b)(1), nor a
+    section no fine is named for."""
+    rest = _DESCRIBED.sub(" ", text or "")
+    return bool(_ANIMAL_RULE_FINE.search(rest)) and not (
+        re.search(r"quarantin\w*|\border\b|refus\w*", rest, re.I) or _NO_LICENSE.search(rest)
+        or _UNNAMED_FINE.search(rest) or TOO_MANY.search(rest))
 TOO_MANY = re.compile(r"\b(?:too many|more than (?:\d+|one|two|three|four|five|six))\s+(?:\w+\s+)?" + _KEPT + r"\b|"
                       r"\b(?:over|above) the (?:dog |cat |animal |pet )?limit\b", re.I)
 
@@ -177,17 +218,27 @@ BUY_CUE = re.compile(r"\b(buy|buying|bought (?:(?:the|his|her|their|our|my|a) li
                      r"licensed|register\w*|renew\w*|license (?:it|him|her|them)|get (?:it|the license)|"
                      r"licensing)\b", re.I)
 #: a buying verb said as still to come, right before it ("will license her", "if we pay"; not "wanted to pay right
-#: away but only paid on June 20")
-_BUY_LATER = re.compile(r"\b(?:will|'ll|shall|are|'re|am|'m|'d|would|going to|gonna|plan(?:s|ning)? to|intend(?:s|ing)? to|want(?:s)? to|"
+#: away but only paid on June 20"); "are licensing" only with an -ing verb, "would buy" only with a bare one (not
+#: "we're licensed since", "I would have paid", "we'd paid")
+_BUY_LATER = re.compile(r"\b(?:will|'ll|shall|going to|gonna|plan(?:s|ning)? to|intend(?:s|ing)? to|want(?:s)? to|"
                         r"hope to|need to|have to|if (?:i|we))\s+(?:\w+\s+)?$", re.I)
+_BUY_NOW = re.compile(r"\b(?:are|am)\s+(?:\w+\s+)?$|(?<=')(?:re|m)\s+(?:\w+\s+)?$", re.I)
+_BUY_WOULD = re.compile(r"(?:\bwould|(?<=')d)\s+(?:\w+\s+)?$", re.I)
 
 
 def buys_later(text: str, start: int) -> bool:
-    """Is the day of buying at ``start`` said as still to come? The buying verb nearest before it ("will license
-    her July 10", "if I pay on July 20") has a future word right before it; read back otherwise."""
-    window = text[max(0, start - 40):start]
+    """Is the day of buying at ``start`` said as still to come? The buying verb nearest before it ("will license her
+    July 10", "if I pay on July 20", "are licensing her on July 10", "would buy it July 30") has a future word right
+    before it; read back otherwise."""
+    window = text[max(0, start - 40):start].replace("\u2019", "'")
     verbs = list(BUY_CUE.finditer(window))
-    return bool(verbs) and bool(_BUY_LATER.search(window[:verbs[-1].start()]))
+    if not verbs:
+        return False
+    before, verb = window[:verbs[-1].start()], verbs[-1].group(0).split()[0].lower()
+    return bool(_BUY_LATER.search(before) or (verb.endswith("ing") and _BUY_NOW.search(before)) or
+                (verb in ("buy", "pay", "register", "renew", "purchase", "license", "get") and _BUY_WOULD.search(before)))
+
+
 _LONG_AGO = re.compile(r"\b(years?|long|ages|forever|always|before this year|last year|a while|since birth|"
                        r"born here|months? ago)\b", re.I)
 _HAD = re.compile(r"\b(had|have had|owned)\b", re.I)

@@ -92,12 +92,25 @@ _SUN_DOWN = r"sun(?:'s| is| has)? (?:goes down|going down|gone down|went down|do
 #: when it says when the fire ends ("out no later than sunset", "done when the sun sets"). "before sunrise": dawn,
 #: before it. Matched before SUN_PATTERN, on lower-case text.
 _AFTER_SUN = r"(?:the )?(?:dark|sunset|sundown|sun ?down|sun ?set|nightfall|dusk|" + _SUN_DOWN + r")"
-#: a fire's end, not a burn after dark: "out when the sun goes down", "done once it's dark", "no later than sunset"
-_ENDS = r"(?<!out )(?<!done )(?<!over )(?<!finished )(?<!stop )(?<!by )"
-AFTER_DARK = re.compile(r"\b(?:(?:after|past) " + _AFTER_SUN + r"|(?<!no )(?<!not )later than " + _AFTER_SUN + r"|"
-                        + _ENDS + r"(?:once|when) (?:" + _AFTER_SUN + r"|(?:it'?s|it is|it gets|it's gotten) dark)|"
+AFTER_DARK = re.compile(r"\b(?:(?<!not )(?:after|past) " + _AFTER_SUN + r"|(?<!no )(?<!not )later than " + _AFTER_SUN
+                        + r"|(?:once|when) (?:" + _AFTER_SUN + r"|(?:it'?s|it is|it gets|it's gotten) dark)|"
                         r"in the dark|overnight|"
                         r"(?:until|till|til|up to) (?:sunrise|sun ?up|dawn|daybreak|first light|the sun (?:comes|is) up))\b")
+#: a fire's end said just before "when/once ...": "have it out when the sun goes down", "I'll be done once it's dark"
+#: (the fire ends in the window), not "friends over when it gets dark" nor "my shift is done when it gets dark"
+_FIRE_ENDS = re.compile(r"(?:\b(?:it|fire|pile|burn|flames?|embers?)(?:'s| is| be| are| will be)? (?:out|done|over|finished|"
+                        r"extinguished)|\b(?:put|have|get) (?:it|the fire|the pile|everything) (?:out|done)|"
+                        r"\b(?:i'?ll be|we'?ll be|i'?m|we'?re|will be|be) (?:done|finished|out))\s+$")
+
+
+def after_dark(text: str) -> re.Match | None:
+    """The first after-dark phrase of lower-case ``text`` that is not a fire's end ("out when the sun goes down")."""
+    for m in AFTER_DARK.finditer(text):
+        if not (m.group(0).startswith(("once", "when")) and _FIRE_ENDS.search(text[max(0, m.start() - 40):m.start()])):
+            return m
+    return None
+
+
 #: "the sun goes down" and the like, said for sunset; when._normalise turns them into "sunset" before it drops
 #: "the sun" (which is there so "Sunday" and "the sun" are not read as days)
 SUN_GOES_DOWN = re.compile(r"\bthe " + _SUN_DOWN + r"\b")

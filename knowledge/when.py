@@ -223,7 +223,7 @@ def _take_part(text: str, p: _Parsed) -> str:
             if m.group(0).startswith("tomorrow") or "tomorrow" in m.group(0):
                 p.said_tomorrow = True
             text = _cut(text, m)
-    dark, light = daypart.AFTER_DARK.search(text), daypart.BEFORE_LIGHT.search(text)
+    dark, light = daypart.after_dark(text), daypart.BEFORE_LIGHT.search(text)
     m = dark or light or daypart.SUN_PATTERN.search(text)
     if m:
         p.sun = "dusk" if m is dark else "dawn" if m is light else daypart.SUN_WORDS[m.group(1)]

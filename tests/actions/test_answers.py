@@ -574,3 +574,41 @@ def test_sixth_review_a_day_of_buying_said_in_the_present_is_read_forward():
     text = "We got her June 28 and we'd buy the license July 30, late fee?"
     lead = lead_of(text, "ask_late_fee", [ent(text, "June 28", "when"), ent(text, "July 30", "when")])
     assert "$5.00 late fee" in lead, lead  # 32 days: late
+
+
+def test_seventh_review_had_paid_is_read_back_and_would_buy_forward():
+    for text in ("We got her June 1 and we'd paid on June 20, late fee?",
+                 "We got her June 1 and we're licensed since June 20, late fee?",
+                 "We got her June 1, I would have paid June 20 anyway, late fee?"):
+        lead = lead_of(text, "ask_late_fee", [ent(text, "June 1", "when"), ent(text, "June 20", "when")])
+        assert "no late fee" in lead and "2027" not in lead, (text, lead)  # 19 days (7.02-4)
+    text = "We got her June 28 and we'd buy the license July 30, late fee?"
+    lead = lead_of(text, "ask_late_fee", [ent(text, "June 28", "when"), ent(text, "July 30", "when")])
+    assert "$5.00 late fee" in lead and "July 30, 2026" in lead, lead  # 32 days: late
+
+
+def test_seventh_review_each_fine_question_gets_the_fine_of_its_own_section():
+    general, license_fine = "$25.00 to $100.00 first time", "$25.00 to $200.00 first offense"  # 7.02-18(c), (b)(1)
+    for text, fine in (("what's the fine for a licensed dog running loose?", general),
+                       ("my dog is licensed but keeps barking, fine?", general),
+                       ("my vaccinated dog killed the neighbor's chickens, fine?", general),
+                       ("fine if my dog chases and kills chickens", general),
+                       ("what's the fine for no dog tag", license_fine), ("penalty for no rabies shot", license_fine),
+                       ("fine for dog poop on the road", "Not picking up dog waste"),
+                       ("what if I refuse the quarantine order, my dog is unvaccinated", "Defying a quarantine order")):
+        assert fine in lead_of(text, "ask_animal_penalties"), text
+    assert "names no fine" in lead_of("fine for neglecting a licensed dog", "ask_animal_penalties")  # 7.02-15
+    for text in ("fine for dog poop on the road", "what's the fine for no dog tag"):
+        assert "quarantine" not in lead_of(text, "ask_animal_penalties"), text  # not (b)(2) on the word "fine"
+
+
+def test_seventh_review_friends_over_or_a_shift_done_when_it_gets_dark_is_after_dark():
+    for text, whens in (("can we have friends over when it gets dark for a bonfire?", []),
+                        ("stop by once it's dark and burn tomorrow", ["tomorrow"]),
+                        ("head out when the sun goes down and light the burn pile", []),
+                        ("can I burn after my shift is done when it gets dark tonight", ["tonight"])):
+        lead = lead_of(text, "ask_can_burn", [ent(text, w, "when") for w in whens])
+        assert lead.startswith("No"), (text, lead)  # 7.11
+    for text, whens in (("can I burn tomorrow and have it out when the sun goes down?", ["tomorrow"]),
+                        ("can I burn tomorrow at 2pm as long as it is not after sunset?", ["tomorrow at 2pm"])):
+        assert lead_of(text, "ask_can_burn", [ent(text, w, "when") for w in whens]).startswith("Yes"), text
