@@ -122,6 +122,7 @@ def says_none(text: str, nope: bool = False) -> bool:
 _KEPT = r"(?:dogs|cats|animals|pets|puppies|kittens)"
 #: what 7.02-13 to 7.02-17 cover, said in a question about a fine: feeding, shelter, neglect, cruelty, the number kept
 _UNNAMED_FINE = re.compile(r"\b(feed\w*|food|water|shelter\w*|neglect\w*|starv\w*|abandon\w*|cruel\w*|abus\w*|"
+                           r"beat\w*|kick\w*|hurt\w*|mistreat\w*|tortur\w*|"
                            r"exceed\w*|the (?:dog |cat |pet |animal )?limit)\b", re.I)
 #: the rules of Dunkirk 7.02-6 to 7.02-12, whose fine is 7.02-18(c): at large, barking, a bite, killing or worrying
 #: animals, damage, cemeteries, colored chicks, impoundment
@@ -132,6 +133,10 @@ _ANIMAL_RULE_WORDS = (r"(?:un)?leash\w*|loose|at large|roam\w*|bark\w*|howl\w*|b
 _ANIMAL_RULE_FINE = re.compile(r"\b(?:" + _ANIMAL_RULE_WORDS + r")\b", re.I)
 _NAMED_FINE = re.compile(r"\b(?:(?:un)?licen[cs]\w*|(?:un)?vaccin\w*|rabies|(?:un)?tag\w*|" + _ANIMAL_RULE_WORDS +
                          r"|waste|poop\w*|feces|quarantin\w*)\b", re.I)
+#: a quarantine order and its penalty (Dunkirk 7.02-5, 7.02-18(b)(2)): an order, isolation, observation, jail
+_QUARANTINE_WORDS = re.compile(r"\b(?:quarantin\w*|isolat\w*|orders?|refus\w*|deliver\w*|confine\w*|jail|"
+                               r"(?:im)?prison\w*|observ\w*|lock\w* (?:\w+ ){0,2}up|(?:turn|hand)\w* (?:\w+ ){0,2}over|"
+                               r"surrender\w*)\b", re.I)
 #: a license or shot said of the dog, not as the rule broken: "a licensed dog running loose", "my vaccinated dog bit"
 _DESCRIBED = re.compile(r"(?<!not )(?<!n't )\b(?:licensed|vaccinated|tagged)\b", re.I)
 
@@ -153,16 +158,19 @@ _NO_LICENSE = re.compile(r"\bun(?:licen[cs]\w*|vaccin\w*|tagged)|\b(?:not|no|nev
                          r"(?:licen[cs]\w*|vaccin\w*|rabies|shots?|tags?)\b", re.I)
 
 
+_LICENSE_WORDS = re.compile(r"\b(?:un)?(?:licen[cs]\w*|vaccin\w*|tag\w*)|\brabies\b", re.I)
+
+
 def names_the_license_fine(text: str) -> bool:
     """"the fine for keeping 8 unlicensed dogs", "penalty for not vaccinating": the license and rabies rules' fine
     (Dunkirk 7.02-18(b)(1)); not when another rule with a fine of its own, or none, is named ("a licensed dog
     running loose", "my vaccinated dog bit someone", "neglecting an unlicensed dog")."""
-    text = text or ""
-    if not _NO_LICENSE.search(text):
+    text = _DESCRIBED.sub(" ", text or "")
+    if not (_NO_LICENSE.search(text) or _LICENSE_WORDS.search(text)):
         return False
-    rest = _NO_LICENSE.sub(" ", text)
-    rest = re.sub(r"\b(?:un)?(?:licen[cs]\w*|vaccin\w*)|\brabies\b|\b(?:un)?tag\w*", " ", rest, flags=re.I)
-    return not (_NAMED_FINE.search(rest) or _UNNAMED_FINE.search(rest) or TOO_MANY.search(rest))
+    rest = _LICENSE_WORDS.sub(" ", _NO_LICENSE.sub(" ", text))
+    return not (_NAMED_FINE.search(rest) or _UNNAMED_FINE.search(rest) or TOO_MANY.search(rest)
+                or _QUARANTINE_WORDS.search(rest) or re.search(r"\b(?:each|every|per) day\b|\bdaily\b", rest, re.I))
 
 
 def names_a_fine(text: str) -> bool:
@@ -171,7 +179,7 @@ def names_a_fine(text: str) -> bool:
 
 
 _WASTE = re.compile(r"\b(?:waste|poop\w*|feces|fecal|droppings)\b", re.I)
-_QUARANTINE_WORDS = re.compile(r"\b(?:quarantin\w*|isolat\w*|orders?|refus\w*|deliver\w*|confine\w*|jail)\b", re.I)
+
 
 
 def names_waste(text: str) -> bool:
@@ -190,7 +198,7 @@ def names_an_animal_rule_fine(text: str) -> bool:
     section no fine is named for."""
     rest = _DESCRIBED.sub(" ", text or "")
     return bool(_ANIMAL_RULE_FINE.search(rest)) and not (
-        re.search(r"quarantin\w*|\border\b|refus\w*", rest, re.I) or _NO_LICENSE.search(rest)
+        _QUARANTINE_WORDS.search(rest) or _NO_LICENSE.search(rest)
         or _UNNAMED_FINE.search(rest) or TOO_MANY.search(rest))
 TOO_MANY = re.compile(r"\b(?:too many|more than (?:\d+|one|two|three|four|five|six))\s+(?:\w+\s+)?" + _KEPT + r"\b|"
                       r"\b(?:over|above) the (?:dog |cat |animal |pet )?limit\b", re.I)
@@ -222,7 +230,8 @@ BUY_CUE = re.compile(r"\b(buy|buying|bought (?:(?:the|his|her|their|our|my|a) li
 #: "we're licensed since", "I would have paid", "we'd paid")
 _BUY_LATER = re.compile(r"\b(?:will|'ll|shall|going to|gonna|plan(?:s|ning)? to|intend(?:s|ing)? to|want(?:s)? to|"
                         r"hope to|need to|have to|if (?:i|we))\s+(?:\w+\s+)?$", re.I)
-_BUY_NOW = re.compile(r"\b(?:are|am)\s+(?:\w+\s+)?$|(?<=')(?:re|m)\s+(?:\w+\s+)?$", re.I)
+_BUY_NOW = re.compile(r"\b(?:are|am)\s+(?:\w+\s+)?$|(?<=')(?:re|m)\s+(?:\w+\s+)?$|"
+                      r"(?:\bwould|\bwill|(?<=')d|(?<=')ll) be\s+(?:\w+\s+)?$", re.I)
 _BUY_WOULD = re.compile(r"(?:\bwould|(?<=')d)\s+(?:\w+\s+)?$", re.I)
 
 

@@ -612,3 +612,20 @@ def test_seventh_review_friends_over_or_a_shift_done_when_it_gets_dark_is_after_
     for text, whens in (("can I burn tomorrow and have it out when the sun goes down?", ["tomorrow"]),
                         ("can I burn tomorrow at 2pm as long as it is not after sunset?", ["tomorrow at 2pm"])):
         assert lead_of(text, "ask_can_burn", [ent(text, w, "when") for w in whens]).startswith("Yes"), text
+
+
+def test_eighth_review_license_and_quarantine_fines_however_they_are_said():
+    license_fine, order = "$25.00 to $200.00 first offense", "Defying a quarantine order"  # 7.02-18(b)(1), (b)(2)
+    for text in ("what's the fine if I don't license my dog", "my dog doesn't have a license, what's the fine",
+                 "fine for an expired dog license", "what's the fine for licensing late",
+                 "fine for not getting my dog vaccinated for rabies"):
+        assert license_fine in lead_of(text, "ask_animal_penalties"), text
+    for text in ("can I be imprisoned because of my dog",
+                 "fine for not keeping my dog locked up for 10 days after it bit someone",
+                 "fine if I don't turn my dog over to animal control"):
+        assert order in lead_of(text, "ask_animal_penalties"), text
+    assert "names no fine" in lead_of("fine for beating my dog", "ask_animal_penalties")  # 7.02-16: none named
+    assert "separate offense" in lead_of("is each day without a license a separate fine?", "ask_animal_penalties")
+    text = "We got her June 1 and we would be licensing her July 30, late fee?"
+    lead = lead_of(text, "ask_late_fee", [ent(text, "June 1", "when"), ent(text, "July 30", "when")])
+    assert "$5.00 late fee" in lead and "July 30, 2026" in lead, lead  # 59 days (7.02-4)
