@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import logging
 import re
+from calendar import monthrange
 from typing import Any, Dict, List, Text
 
 import yaml
@@ -63,9 +64,14 @@ def answer_for(intent: str, tracker: Tracker, t, now) -> Answer:
     if intent in ("ask_burn_notification", "ask_burning_rules", "ask_burning_hours", "ask_permits") and \
             parsing.asks_after_dark_permission(text) and not common.when_text(tracker):
         return handlers.topic(t, "burning_hours", on=today, question=text, aspect="after_sunset_exception")
-    if intent == "ask_animal_penalties" and parsing.names_the_license_fine(text) and \
-            has_rule(t, "animal_penalties", "license"):
-        return handlers.topic(t, "animal_penalties", on=today, question=text, aspect="license")  # 7.02-18(b)(1)
+    if intent == "ask_animal_penalties" and parsing.names_the_license_fine(text):
+        if parsing.about_cats(text, [e.get("value") for e in common.entities(tracker, "animal")]):
+            # "fine for an unlicensed cat": the license and rabies rules are for dogs, so no fine is named for it
+            topic = "rabies_vaccination" if re.search(r"vaccin|rabies|shots", text, re.I) else "license_required"
+            if has_rule(t, topic, "for_cat"):
+                return handlers.topic(t, topic, on=today, question=text, aspect="for_cat")
+        elif has_rule(t, "animal_penalties", "license"):
+            return handlers.topic(t, "animal_penalties", on=today, question=text, aspect="license")  # 7.02-18(b)(1)
     if intent == "ask_animal_penalties" and parsing.names_waste(text) and \
             has_rule(t, "animal_waste", "penalty"):
         return handlers.topic(t, "animal_waste", on=today, question=text, aspect="penalty")  # 7.02-18(c)
@@ -101,8 +107,9 @@ def answer_for(intent: str, tracker: Tracker, t, now) -> Answer:
         said = common.when_text(tracker)
         days = common.entities(tracker, "when")  # the move's day: the last said ("moved ... in 2020, moving ... July 10")
         ahead = "future" if parsing.moving_still_to_come(text, days[-1]["start"] if days else None) else "past"
+        known = said and not parsing.month_only(said)  # "moved here in March": the rule, not March 1's deadline
         return handlers.license_deadline(t, on=today, moved_in=when.parse_day(said, t, now=now, prefer=ahead)
-                                         if said else None)
+                                         if known else None)
     if intent == "ask_late_fee":
         dated = late_fee_on_dates_said(tracker, t, now)
         if dated is not None:
@@ -195,8 +202,14 @@ def late_fee_on_dates_said(tracker: Tracker, t, now) -> Answer | None:
     if said not in (None, "all", "none") and int(said) > dogs:
         return None  # more spayed or neutered dogs than dogs: the rule, not a sum on a count misread
     neutered = dogs if said == "all" else 0 if said == "none" else int(said) if said else None
-    day = {"moved_in" if parsing.acquired_kind(text) == "moved" else "acquired": came}
-    return handlers.license_cost(t, on=on, dogs=dogs, neutered=neutered, **day)
+    kind = "moved_in" if parsing.acquired_kind(text) == "moved" else "acquired"
+    answer = handlers.license_cost(t, on=on, dogs=dogs, neutered=neutered, **{kind: came})
+    if parsing.month_only(str(got["value"])):  # "got the dog in June": June 1 and June 30 may not agree
+        last = came.replace(day=monthrange(came.year, came.month)[1])
+        other = handlers.license_cost(t, on=on, dogs=dogs, neutered=neutered, **{kind: last}) if last <= on else None
+        if other is None or (other.value or {}).get("late") != (answer.value or {}).get("late"):
+            return None  # which day of the month decides the late fee: the rule, not a verdict on the 1st
+    return answer
 
 
 #: intents under which "we just moved here, when do we need a license by?" is asked
@@ -209,10 +222,12 @@ def time_phrase(tracker: Tracker) -> str | None:
     tomorrow after dark, never the whole of tomorrow or now)."""
     text = common.text_of(tracker)
     said = parsing.time_phrase(text, common.entities(tracker, "when"))
-    lower = text.lower().replace("\u2019", "'")  # "once it’s dark" typed on a phone
-    dark = daypart.after_dark(lower) or daypart.BEFORE_LIGHT.search(lower)
-    if dark and dark.group(0) not in (said or "").lower():
-        return f"{said} {dark.group(0)}" if said else dark.group(0)
+    dark = daypart.dark_phrase(text)  # "once it’s dark", "b4 sunrise", "after the sun goes down"
+    if dark and dark not in daypart.normalise_sun(said or ""):
+        return f"{said} {dark}" if said else dark
+    if (said is None and re.search(r"\b(?:at|in the) (?:night|nite)\b", text, re.I)) or \
+            re.fullmatch(r"\s*(?:at|in the) (?:night|nite)\s*", said or "", re.I):
+        return "after dark"  # "can I burn at night?": after sunset, never now nor "the evening until sunset"
     return said
 
 

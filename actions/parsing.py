@@ -138,14 +138,23 @@ _QUARANTINE_WORDS = re.compile(r"\b(?:quarantin\w*|isolat\w*|orders?|refus\w*|de
                                r"(?:im)?prison\w*|observ\w*|lock\w* (?:\w+ ){0,2}up|(?:turn|hand)\w* (?:\w+ ){0,2}over|"
                                r"surrender\w*)\b", re.I)
 #: a license or shot said of the dog, not as the rule broken: "a licensed dog running loose", "my vaccinated dog bit"
-_DESCRIBED = re.compile(r"(?<!not )(?<!n't )\b(?:licensed|vaccinated|tagged)\b", re.I)
+_DESCRIBED_WORD = re.compile(r"\b(?:licensed|vaccinated|tagged|registered)\b", re.I)
+_NEGATED_BEFORE = re.compile(r"\b(?:not|no|never|no longer|without|isn'?t|wasn'?t|aren'?t|weren'?t|hasn'?t|haven'?t|"
+                             r"hadn'?t|don'?t|doesn'?t|didn'?t|nt)\b(?:\W+\w+){0,3}\W*$", re.I)
+
+
+def _described_removed(text: str) -> str:
+    """The text without "licensed"/"vaccinated" said of the dog ("my licensed dog ran loose"); kept when negated
+    ("my dog isnt licensed", "wasn't ever vaccinated"): that is the rule broken."""
+    return _DESCRIBED_WORD.sub(lambda m: m.group(0) if _NEGATED_BEFORE.search(text[max(0, m.start() - 30):m.start()])
+                               else " ", text)
 
 
 def asks_fine_unnamed(text: str) -> bool:
     """"the fine for having more than 5 dogs", "for neglecting my dog": about food, shelter, neglect, cruelty or the
     number kept (Dunkirk 7.02-13 to 7.02-17, for which 7.02-18 names no fine), not a rule it names a fine for
     (license, leash, barking ...). A count over the limit ("if I keep 8 dogs") is read by the caller."""
-    text = _DESCRIBED.sub(" ", text or "")
+    text = _described_removed(text or "")
     if _NAMED_FINE.search(text):
         return False
     return bool(TOO_MANY.search(text) or _UNNAMED_FINE.search(text))
@@ -153,19 +162,20 @@ def asks_fine_unnamed(text: str) -> bool:
 
 #: a license, tag or rabies shot said as missing: "unlicensed", "not vaccinating", "no rabies shot", "no dog tag"
 #: (Dunkirk 7.02-1 to 7.02-3, whose fine is 7.02-18(b)(1))
-_NO_LICENSE = re.compile(r"\bun(?:licen[cs]\w*|vaccin\w*|tagged)|\b(?:not|no|never|without|didn'?t|haven'?t|hasn'?t|isn'?t|"
-                         r"aren'?t|wasn'?t|weren'?t|fail\w* to|forg[eo]t\w* to|skip\w*)\s+(?:\w+\s+){0,2}?"
-                         r"(?:licen[cs]\w*|vaccin\w*|rabies|shots?|tags?)\b", re.I)
+_NO_LICENSE = re.compile(r"\bun(?:licen[cs]\w*|vaccin\w*|tagged|registered)|\b(?:not|no|never|without|didn'?t|"
+                         r"haven'?t|hasn'?t|isn'?t|aren'?t|wasn'?t|weren'?t|don'?t|doesn'?t|expired|late|fail\w* to|"
+                         r"forg[eo]t\w* to|skip\w*)\s+(?:\w+\s+){0,3}?(?:licen[cs]\w*|vaccin\w*|rabies|shots?|tags?|"
+                         r"regist\w*)\b", re.I)
 
 
-_LICENSE_WORDS = re.compile(r"\b(?:un)?(?:licen[cs]\w*|vaccin\w*|tag\w*)|\brabies\b", re.I)
+_LICENSE_WORDS = re.compile(r"\b(?:un)?(?:licen[cs]\w*|vaccin\w*|tag\w*|regist\w*)|\brabies\b|\bshots\b", re.I)
 
 
 def names_the_license_fine(text: str) -> bool:
     """"the fine for keeping 8 unlicensed dogs", "penalty for not vaccinating": the license and rabies rules' fine
     (Dunkirk 7.02-18(b)(1)); not when another rule with a fine of its own, or none, is named ("a licensed dog
     running loose", "my vaccinated dog bit someone", "neglecting an unlicensed dog")."""
-    text = _DESCRIBED.sub(" ", text or "")
+    text = _described_removed(text or "")
     if not (_NO_LICENSE.search(text) or _LICENSE_WORDS.search(text)):
         return False
     rest = _LICENSE_WORDS.sub(" ", _NO_LICENSE.sub(" ", text))
@@ -173,9 +183,27 @@ def names_the_license_fine(text: str) -> bool:
                 or _QUARANTINE_WORDS.search(rest) or re.search(r"\b(?:each|every|per) day\b|\bdaily\b", rest, re.I))
 
 
+def about_cats(text: str, animals: Iterable = ()) -> bool:
+    """A cat or kitten, and no dog, is what the question is about ("fine for an unlicensed cat")."""
+    said = " ".join(str(a) for a in animals if a) + " " + (text or "")
+    return bool(re.search(r"\b(?:cats?|kittens?|kitty|kitties)\b", said, re.I)) and not re.search(
+        r"\b(?:dogs?|pupp(?:y|ies)|pups?)\b", said, re.I)
+
+
+_MONTH_WORDS = r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|" \
+               r"oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?"
+
+
+def month_only(said: str) -> bool:
+    """"in june", "early March", "back in may 2026": a month without its day (the day is not known)."""
+    return bool(re.fullmatch(r"\s*(?:back |sometime |some time )?(?:in |during |around |about )?(?:the )?(?:early |late |"
+                             r"mid[- ]?|middle of |end of |beginning of |start of )?(?:the )?" + _MONTH_WORDS
+                             + r"(?:\s*,?\s*\d{4})?\s*", said or "", re.I))
+
+
 def names_a_fine(text: str) -> bool:
     """The question names a rule with a fine of its own (license, leash, barking, bite ...)."""
-    return bool(_NAMED_FINE.search(_DESCRIBED.sub(" ", text or "")))
+    return bool(_NAMED_FINE.search(_described_removed(text or "")))
 
 
 _WASTE = re.compile(r"\b(?:waste|poop\w*|feces|fecal|droppings)\b", re.I)
@@ -196,7 +224,7 @@ def names_an_animal_rule_fine(text: str) -> bool:
     """"fine if my dog chases and kills chickens", "the fine for a licensed dog running loose": a rule whose fine is
     Dunkirk 7.02-18(c) (7.02-6 to 7.02-12); not a quarantine order (b)(2), a missing license or shot (b)(1), nor a
     section no fine is named for."""
-    rest = _DESCRIBED.sub(" ", text or "")
+    rest = _described_removed(text or "")
     return bool(_ANIMAL_RULE_FINE.search(rest)) and not (
         _QUARANTINE_WORDS.search(rest) or _NO_LICENSE.search(rest)
         or _UNNAMED_FINE.search(rest) or TOO_MANY.search(rest))
@@ -700,18 +728,28 @@ def asks_deadline_after_moving_in(text: str, places: Iterable[str] = ()) -> bool
 
 
 #: a moving verb; "ahead" when said as still to come ("we're moving", "will move", not "moved" nor a bare "moving")
-_MOVE_VERB = re.compile(r"(?:\b(?P<ahead>(?:are|am|will be|going to be) moving|(?:will|going to|gonna|plan(?:ning)? to) "
-                        r"move)|(?<=')(?P<ahead2>(?:re|m|ll be) moving|ll move))\b|\b(?:moved|moving|move)\b", re.I)
+_MOVE_VERB = re.compile(r"(?:\b(?P<ahead>(?:are|am|will be|going to be|were|im|ill be|well be) (?:moving|relocating)|"
+                        r"(?:will|going to|gonna|plan(?:ning)? to|ill|well) (?:move|relocate))|"
+                        r"(?<=')(?P<ahead2>(?:re|m|ll be) (?:moving|relocating)|ll (?:move|relocate)))\b|"
+                        r"\b(?P<past>moved|relocated)\b|\b(?:moving|move|relocating|relocate)\b", re.I)
+#: a move or arrival already made, anywhere in the message
+_ARRIVED = re.compile(r"\b(?:moved|relocated|arrived|came|got here|have lived|lived|been here|closed on)\b", re.I)
 
 
 def moving_still_to_come(text: str, at: int | None = None) -> bool:
     """"we're moving to Mequon on July 10": the move is still to come (its day read forward, not back). The moving
     verb nearest before the day said (at ``at``; else the last) decides: "we moved to Grafton in 2020 and now
     we're moving to Mequon on July 10" is to come; "we moved here June 20 and I'm moving his tags over" and
-    "moving here from Texas, arrived June 20" are not."""
+    "moving here from Texas, arrived June 20" are not. A bare "moving to Mequon Aug 1" or "we move in Aug 1" is to
+    come when the message says of no move or arrival already made."""
     text = (text or "").replace("\u2019", "'")
     verbs = list(_MOVE_VERB.finditer(text[:at] if at is not None else text)) or list(_MOVE_VERB.finditer(text))
-    return bool(verbs) and bool(verbs[-1].group("ahead") or verbs[-1].group("ahead2"))
+    if not verbs:
+        return False
+    last = verbs[-1]
+    if last.group("ahead") or last.group("ahead2"):
+        return True
+    return not last.group("past") and not _ARRIVED.search(text)
 
 
 _CONFIRMS = ((frozenset({"ask_license_required", "ask_late_fee", "ask_license_cost"}), asks_deadline_after_moving_in),)

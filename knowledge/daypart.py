@@ -67,6 +67,7 @@ SHORTHAND = {
     "2day": "today", "tday": "today", "2dy": "today",
     "wknd": "weekend", "wkend": "weekend", "w/e": "weekend",
     "mrng": "morning", "morn": "morning", "aftn": "afternoon", "evng": "evening", "nyt": "night",
+    "b4": "before", "aftr": "after", "afta": "after", "suns": "sun's", "drk": "dark",
 }
 _SHORTHAND = re.compile(r"(?<![\w/])(" + "|".join(re.escape(k) for k in sorted(SHORTHAND, key=len, reverse=True))
                         + r")(?![\w/])")
@@ -92,7 +93,8 @@ _SUN_DOWN = r"sun(?:'s| is| has)? (?:goes down|going down|gone down|went down|do
 #: when it says when the fire ends ("out no later than sunset", "done when the sun sets"). "before sunrise": dawn,
 #: before it. Matched before SUN_PATTERN, on lower-case text.
 _AFTER_SUN = r"(?:the )?(?:dark|sunset|sundown|sun ?down|sun ?set|nightfall|dusk|" + _SUN_DOWN + r")"
-AFTER_DARK = re.compile(r"\b(?:(?<!not )(?:after|past) " + _AFTER_SUN + r"|(?<!no )(?<!not )later than " + _AFTER_SUN
+AFTER_DARK = re.compile(r"\b(?:(?<!not )(?:after|past) (?:" + _AFTER_SUN + r"|it(?:'?s| is| gets| has gotten|'s gotten) "
+                        r"dark(?: out)?)|at (?:dusk|twilight|nightfall)|(?<!no )(?<!not )later than " + _AFTER_SUN
                         + r"|(?:once|when) (?:" + _AFTER_SUN + r"|(?:it'?s|it is|it gets|it's gotten) dark)|"
                         r"in the dark|overnight|"
                         r"(?:until|till|til|up to) (?:sunrise|sun ?up|dawn|daybreak|first light|the sun (?:comes|is) up))\b")
@@ -115,7 +117,28 @@ def after_dark(text: str) -> re.Match | None:
 #: "the sun" (which is there so "Sunday" and "the sun" are not read as days)
 SUN_GOES_DOWN = re.compile(r"\bthe " + _SUN_DOWN + r"\b")
 SUN_COMES_UP = re.compile(r"\bthe sun(?:'s| is| has)? (?:comes up|coming up|come up|came up|rises|rising|risen|rose|up)\b")
-BEFORE_LIGHT = re.compile(r"\bbefore (?:sunrise|sun ?up|dawn|daybreak|first light|(?:it'?s|it is|it gets) light)\b")
+BEFORE_LIGHT = re.compile(r"\bbefore (?:sunrise|sun ?up|dawn|daybreak|first light|(?:it'?s|it is|it gets) light)\b|"
+                          r"\bat (?:dawn|daybreak|first light)\b")
+
+
+_DEEP_NIGHT = re.compile(r"\b(?:late at night|(?:in )?the (?:middle|dead) of the night|in the dead of night|"
+                         r"night ?time)\b")
+
+
+def normalise_sun(text: str) -> str:
+    """Lower case, straight apostrophes, SMS shorthand ("b4", "2nite") and the sun's movements said as events ("the sun
+    goes down" -> "sunset"), so that AFTER_DARK and BEFORE_LIGHT read a message as when.resolve reads its phrase."""
+    raw = expand_shorthand((text or "").lower().replace("\u2019", "'"))
+    raw = _DEEP_NIGHT.sub("after dark", raw)  # before the parts of the day read "at night" in it as the evening
+    return SUN_COMES_UP.sub("sunrise", SUN_GOES_DOWN.sub("sunset", raw))
+
+
+def dark_phrase(text: str) -> str | None:
+    """The after-dark or before-sunrise words of a message ("after it gets dark", "b4 sunrise" -> "before sunrise"),
+    normalised; None when it has none."""
+    raw = normalise_sun(text)
+    m = after_dark(raw) or BEFORE_LIGHT.search(raw)
+    return m.group(0) if m else None
 
 
 def sun_event(town: Town, day: date, event: str) -> datetime:

@@ -127,16 +127,14 @@ def words_for_time(moment: datetime) -> str:
 
 
 def _normalise(text: str) -> str:
-    raw = (text or "").lower().replace("’", "'")
+    raw = daypart.normalise_sun(text)  # lower case, shorthand, "the sun goes down" -> "sunset", "late at night"
     raw = re.sub(r"(\d)\s*([ap])\.?\s?m\b\.?", r"\1 \2m", raw)   # "9pm" "9 p.m." "9PM" -> "9 pm"
     raw = re.sub(r"(\d)([ap])\b", r"\1 \2m", raw)                 # "9p" -> "9 pm"
     raw = re.sub(r"\b([ap])\.\s?m\.", r"\1m", raw)                # "in the a.m." -> "in the am"
     raw = re.sub(r"\blast night\b", "yesterday night", raw)
-    raw = daypart.SUN_COMES_UP.sub("sunrise", daypart.SUN_GOES_DOWN.sub("sunset", raw))
     raw = re.sub(r"\bmay (i|we|you|he|she|they)\b|\bthe sun\b", " ", raw)  # not the month, not Sunday
     raw = raw.replace("@", " at ")
     raw = _NOISE.sub(" ", raw)
-    raw = daypart.expand_shorthand(raw)
     return re.sub(r"\s+", " ", raw).strip(" .")
 
 
@@ -373,8 +371,46 @@ def _hour_24(p: _Parsed) -> tuple[int, int, int]:
 
 def resolve(text: str, town: Town, now: datetime, prefer: str = "future") -> Moment:
     """A concrete moment for a phrase: "now", "tonight", "at 10pm", "tomorrow at 3", "Friday night",
-    "in 2 hours", "on July 4". Raises NeedsClarification (AmbiguousTime with both readings) when unsure."""
-    return _resolve(text, town, now, prefer, day_only=False)
+    "in 2 hours", "on July 4", "from 8 to 11 tonight". Raises NeedsClarification (AmbiguousTime with both
+    readings) when unsure."""
+    ranged = _range(text, town, now, prefer)
+    return ranged if ranged is not None else _resolve(text, town, now, prefer, day_only=False)
+
+
+_CLOCK = r"\d{1,2}(?::\d{2})?(?:\s?[ap]m)?"
+#: "from 8 to 11 tonight", "between 2 and 4 tomorrow", "8-11pm", "after 8 tonight": a burn that lasts, so its end
+#: counts as much as its start (never "Yes: at 8:00 p.m." for a fire that burns until 11)
+_RANGE = re.compile(r"(?<![\d/:.-])(?:\b(?:from|between) )?(?P<a>" + _CLOCK + r")\s*(?:to|-|until|till|til|and|thru|through)\s*"
+                    r"(?P<b>" + _CLOCK + r")(?![\d/:.-])")
+_OPEN = re.compile(r"\b(?:after|from|past) (?P<a>" + _CLOCK + r")(?![\d/:.-])")
+_LATE_PART = re.compile(r"\b(tonight|evening|night)\b")
+
+
+def _range(text: str, town: Town, now: datetime, prefer: str) -> Moment | None:
+    """The interval of a clock range ("from 8 to 11 tonight": 8 to 11 p.m.; "after 8 tonight": 8 p.m. to the end of
+    the evening); None when the phrase has no range. A range that ends before it starts is asked back."""
+    raw = _normalise(text)
+    m = _RANGE.search(raw)
+    if m and re.search(r"\b(?:" + _MONTH_RE + r")\.?\s*$", raw[:m.start()]):
+        return None  # "June 6 to 8": days, not hours
+    if m:
+        a, b = m.group("a"), m.group("b")
+    else:
+        m = _OPEN.search(raw)
+        if m is None or not _LATE_PART.search(raw):
+            return None
+        a, b = m.group("a"), "11:59 pm"
+    ap = re.search(r"[ap]m$", b)
+    if ap and not re.search(r"[ap]m$", a):
+        a = f"{a} {ap.group(0)}"  # "8 to 11pm": 8 p.m.
+    first = _resolve(raw[:m.start()] + f" at {a} " + raw[m.end():], town, now, prefer, day_only=False)
+    last = _resolve(raw[:m.start()] + f" at {b} " + raw[m.end():], town, now, prefer, day_only=False)
+    if first.end is not None or last.end is not None or last.start <= first.start:
+        raise NeedsClarification(f"From what time to what time do you mean (\"{(text or '').strip()}\")?",
+                                 field="time")
+    return Moment(first.start, last.start, "interval",
+                  f"{words_for_day(first.start.date())} from {words_for_time(first.start)} to "
+                  f"{words_for_time(last.start)}")
 
 
 def _resolve(text: str, town: Town, now: datetime, prefer: str, day_only: bool) -> Moment:

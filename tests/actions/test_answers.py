@@ -629,3 +629,42 @@ def test_eighth_review_license_and_quarantine_fines_however_they_are_said():
     text = "We got her June 1 and we would be licensing her July 30, late fee?"
     lead = lead_of(text, "ask_late_fee", [ent(text, "June 1", "when"), ent(text, "July 30", "when")])
     assert "$5.00 late fee" in lead and "July 30, 2026" in lead, lead  # 59 days (7.02-4)
+
+
+def test_ninth_review_dark_words_outside_the_time_phrase_and_ranges_that_run_past_sunset():
+    for text, whens in (("can i burn tomorrow after it gets dark", ["tomorrow"]),
+                        ("can i burn saturday before the sun comes up", ["saturday"]), ("can i burn b4 sunrise", []),
+                        ("can i burn once the suns down", []), ("can i burn aftr dark", []),
+                        ("can i burn in the middle of the night", []), ("can i burn saturday at dusk", ["saturday"]),
+                        ("can i burn at night", [])):
+        lead = lead_of(text, "ask_can_burn", [ent(text, w, "when") for w in whens])
+        assert lead.startswith("No"), (text, lead)  # 7.11: between sunrise and sunset only
+    for text, said in (("can i burn from 8 to 11 tonight", "from 8 to 11 tonight"),
+                       ("can i burn after 8 tonight", "after 8 tonight")):
+        lead = lead_of(text, "ask_can_burn", [ent(text, said, "when")])
+        assert "until sunset" in lead and "not after" in lead, (text, lead)  # never "Yes: at 8:00 p.m."
+
+
+def test_ninth_review_license_fines_said_without_apostrophes_and_cats():
+    for text in ("whats the fine if my dog isnt licensed", "my dog wasnt vaccinated whats the penalty",
+                 "fine if i dont get my dog licensed", "fine for not registering my dog"):
+        assert "$25.00 to $200.00" in lead_of(text, "ask_animal_penalties"), text  # 7.02-18(b)(1)
+    for text in ("fine for unlicensed cat", "penalty for not getting my cat a rabies shot"):
+        lead = lead_of(text, "ask_animal_penalties")
+        assert "$" not in lead and "cat" in lead, (text, lead)  # 7.02-1, 7.02-2: dogs only, no fine named
+
+
+def test_ninth_review_a_month_without_its_day_gives_no_verdict_the_day_would_decide():
+    text = "got the dog in june, late fee if i license today?"
+    lead = lead_of(text, "ask_late_fee", [ent(text, "in june", "when"), ent(text, "today", "when")])
+    assert "bought" not in lead and "7.02-4" in lead, lead  # June 1: late on July 2; June 10: on time
+    text = "got the dog in april, late fee if i license today?"
+    lead = lead_of(text, "ask_late_fee", [ent(text, "in april", "when"), ent(text, "today", "when")])
+    assert "$5.00 late fee" in lead, lead  # any day of April is more than 30 days before July 2
+
+
+def test_ninth_review_a_move_said_without_apostrophes_is_still_to_come(mequon):
+    for text, said in (("were moving to mequon aug 1 with our dog, when does he need a license", "aug 1"),
+                       ("relocating to mequon aug 1, when must the dog be licensed", "aug 1")):
+        lead = lead_of(text, "ask_license_required", [ent(text, said, "when")])
+        assert "August 31, 2026" in lead, (text, lead)  # 30 days of residency (58-533(c)(3))

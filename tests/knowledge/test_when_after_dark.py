@@ -37,3 +37,23 @@ def test_a_fire_that_ends_by_sunset_is_still_allowed(said):
     t = town("dunkirk")
     answer = handlers.burning(t, at=when.resolve(said, t, now=NOW), orders=[])
     assert answer.value["allowed"] is True, answer.lead  # 7.11: up to sunset
+
+
+@pytest.mark.parametrize("said, start, end", [("from 8 to 11 tonight", (20, 0), (23, 0)), ("8-11pm", (20, 0), (23, 0)),
+                                              ("between 2 and 4 tomorrow", (14, 0), (16, 0)),
+                                              ("after 8 tonight", (20, 0), (23, 59))])
+def test_a_clock_range_is_an_interval_so_its_end_counts(said, start, end):
+    t = town("dunkirk")
+    moment = when.resolve(said, t, now=NOW)
+    assert (moment.start.hour, moment.start.minute, moment.end.hour, moment.end.minute) == (*start, *end)
+
+
+def test_a_range_that_runs_past_sunset_is_never_a_plain_yes():
+    t = town("dunkirk")
+    answer = handlers.burning(t, at=when.resolve("from 8 to 11 tonight", t, now=NOW), orders=[])
+    assert "until sunset" in answer.lead and "not after" in answer.lead, answer.lead  # 7.11; sunset 8:38 p.m.
+
+
+def test_a_date_is_not_read_as_a_clock_range():
+    t = town("dunkirk")
+    assert when.resolve("2026-12-20", t, now=NOW).kind == "day"
