@@ -106,8 +106,10 @@ def answer_for(intent: str, tracker: Tracker, t, now) -> Answer:
     if intent in LICENSE_INTENTS and parsing.asks_deadline_after_moving_in(text, (t.short_name,)):
         said = common.when_text(tracker)
         days = common.entities(tracker, "when")  # the move's day: the last said ("moved ... in 2020, moving ... July 10")
-        ahead = "future" if parsing.moving_still_to_come(text, days[-1]["start"] if days else None) else "past"
-        known = said and not parsing.month_only(said)  # "moved here in March": the rule, not March 1's deadline
+        tense = parsing.moving_still_to_come(text, days[-1]["start"] if days else None)
+        ahead = "future" if tense else "past"
+        # "moved here in March" (no day), "moving here June 20" (past or to come?): the rule, not a guessed deadline
+        known = said and not parsing.month_only(said) and tense is not None
         return handlers.license_deadline(t, on=today, moved_in=when.parse_day(said, t, now=now, prefer=ahead)
                                          if known else None)
     if intent == "ask_late_fee":

@@ -139,8 +139,11 @@ _QUARANTINE_WORDS = re.compile(r"\b(?:quarantin\w*|isolat\w*|orders?|refus\w*|de
                                r"surrender\w*)\b", re.I)
 #: a license or shot said of the dog, not as the rule broken: "a licensed dog running loose", "my vaccinated dog bit"
 _DESCRIBED_WORD = re.compile(r"\b(?:licensed|vaccinated|tagged|registered)\b", re.I)
+#: words that may stand between a negation and what it denies ("isn't yet licensed", "never got him vaccinated")
+_FILLER = r"(?:ever|yet|been|be|get|got|gotten|getting|a|an|my|his|her|the|our|their|its|it|him|them|dog'?s?|puppy|" \
+          r"have|had|has|current|currently|valid|properly)"
 _NEGATED_BEFORE = re.compile(r"\b(?:not|no|never|no longer|without|isn'?t|wasn'?t|aren'?t|weren'?t|hasn'?t|haven'?t|"
-                             r"hadn'?t|don'?t|doesn'?t|didn'?t|nt)\b(?:\W+\w+){0,3}\W*$", re.I)
+                             r"hadn'?t|don'?t|doesn'?t|didn'?t|nt)(?:\W+" + _FILLER + r"){0,3}\W*$", re.I)
 
 
 def _described_removed(text: str) -> str:
@@ -164,7 +167,7 @@ def asks_fine_unnamed(text: str) -> bool:
 #: (Dunkirk 7.02-1 to 7.02-3, whose fine is 7.02-18(b)(1))
 _NO_LICENSE = re.compile(r"\bun(?:licen[cs]\w*|vaccin\w*|tagged|registered)|\b(?:not|no|never|without|didn'?t|"
                          r"haven'?t|hasn'?t|isn'?t|aren'?t|wasn'?t|weren'?t|don'?t|doesn'?t|expired|late|fail\w* to|"
-                         r"forg[eo]t\w* to|skip\w*)\s+(?:\w+\s+){0,3}?(?:licen[cs]\w*|vaccin\w*|rabies|shots?|tags?|"
+                         r"forg[eo]t\w* to|skip\w*)\s+(?:" + _FILLER + r"\s+){0,3}(?:licen[cs]\w*|vaccin\w*|rabies|shots?|tags?|"
                          r"regist\w*)\b", re.I)
 
 
@@ -736,12 +739,12 @@ _MOVE_VERB = re.compile(r"(?:\b(?P<ahead>(?:are|am|will be|going to be|were|im|i
 _ARRIVED = re.compile(r"\b(?:moved|relocated|arrived|came|got here|have lived|lived|been here|closed on)\b", re.I)
 
 
-def moving_still_to_come(text: str, at: int | None = None) -> bool:
+def moving_still_to_come(text: str, at: int | None = None) -> Optional[bool]:
     """"we're moving to Mequon on July 10": the move is still to come (its day read forward, not back). The moving
     verb nearest before the day said (at ``at``; else the last) decides: "we moved to Grafton in 2020 and now
     we're moving to Mequon on July 10" is to come; "we moved here June 20 and I'm moving his tags over" and
-    "moving here from Texas, arrived June 20" are not. A bare "moving to Mequon Aug 1" or "we move in Aug 1" is to
-    come when the message says of no move or arrival already made."""
+    "moving here from Texas, arrived June 20" are not. A bare "moving to Mequon Aug 1" or "our move was June 25"
+    says neither: None (the caller gives the rule rather than a deadline a year off)."""
     text = (text or "").replace("\u2019", "'")
     verbs = list(_MOVE_VERB.finditer(text[:at] if at is not None else text)) or list(_MOVE_VERB.finditer(text))
     if not verbs:
@@ -749,7 +752,7 @@ def moving_still_to_come(text: str, at: int | None = None) -> bool:
     last = verbs[-1]
     if last.group("ahead") or last.group("ahead2"):
         return True
-    return not last.group("past") and not _ARRIVED.search(text)
+    return False if last.group("past") or _ARRIVED.search(text) else None
 
 
 _CONFIRMS = ((frozenset({"ask_license_required", "ask_late_fee", "ask_license_cost"}), asks_deadline_after_moving_in),)

@@ -380,8 +380,8 @@ def resolve(text: str, town: Town, now: datetime, prefer: str = "future") -> Mom
 _CLOCK = r"\d{1,2}(?::\d{2})?(?:\s?[ap]m)?"
 #: "from 8 to 11 tonight", "between 2 and 4 tomorrow", "8-11pm", "after 8 tonight": a burn that lasts, so its end
 #: counts as much as its start (never "Yes: at 8:00 p.m." for a fire that burns until 11)
-_RANGE = re.compile(r"(?<![\d/:.-])(?:\b(?:from|between) )?(?P<a>" + _CLOCK + r")\s*(?:to|-|until|till|til|and|thru|through)\s*"
-                    r"(?P<b>" + _CLOCK + r")(?![\d/:.-])")
+_RANGE = re.compile(r"(?<![\d/:.-])(?:\b(?:from|between) )?(?P<a>" + _CLOCK + r")\s*(?P<sep>to|-|until|till|til|and|thru|"
+                    r"through)\s*(?P<b>" + _CLOCK + r")(?![\d/:.-])(?!\s*(?:hours?|hrs?|h|minutes?|mins?|days?|weeks?)\b)")
 _OPEN = re.compile(r"\b(?:after|from|past) (?P<a>" + _CLOCK + r")(?![\d/:.-])")
 _LATE_PART = re.compile(r"\b(tonight|evening|night)\b")
 
@@ -391,8 +391,9 @@ def _range(text: str, town: Town, now: datetime, prefer: str) -> Moment | None:
     the evening); None when the phrase has no range. A range that ends before it starts is asked back."""
     raw = _normalise(text)
     m = _RANGE.search(raw)
-    if m and re.search(r"\b(?:" + _MONTH_RE + r")\.?\s*$", raw[:m.start()]):
-        return None  # "June 6 to 8": days, not hours
+    if m and (re.search(r"\b(?:" + _MONTH_RE + r")\.?\s*$|\b(?:in|within)\s*$", raw[:m.start()])
+              or (m.group("sep") == "-" and not re.search(r"[ap]m", m.group(0)))):
+        return None  # "June 6 to 8" (days), "in 2-3 hours" (a wait), "7-4" (a date): not a clock range
     if m:
         a, b = m.group("a"), m.group("b")
     else:
@@ -400,8 +401,11 @@ def _range(text: str, town: Town, now: datetime, prefer: str) -> Moment | None:
         if m is None or not _LATE_PART.search(raw):
             return None
         a, b = m.group("a"), "11:59 pm"
+    hour = lambda clock: int(re.match(r"\d+", clock).group(0)) % 12  # noqa: E731
     ap = re.search(r"[ap]m$", b)
-    if ap and not re.search(r"[ap]m$", a):
+    if not re.search(r"[ap]m$", a) and hour(a) > hour(b) and (ap is None or ap.group(0) == "pm"):
+        a, b = f"{a} am", b if ap else f"{b} pm"  # "10 to 2pm", "9 to 5": across noon
+    elif ap and not re.search(r"[ap]m$", a):
         a = f"{a} {ap.group(0)}"  # "8 to 11pm": 8 p.m.
     first = _resolve(raw[:m.start()] + f" at {a} " + raw[m.end():], town, now, prefer, day_only=False)
     last = _resolve(raw[:m.start()] + f" at {b} " + raw[m.end():], town, now, prefer, day_only=False)

@@ -348,6 +348,9 @@ def _lead(town, moment, start, end, day, rise, set_, daylight, blocked, match) -
         label = (moment.said or "").split(" (")[0] or "on those days"
         when = (f"{label}, each day from sunrise to sunset only ({_clock(rise)} to {_clock(set_)} on "
                 f"{words_for_day(day).split(',')[0]})")
+    elif (daylight == "some" or moment.kind == "evening") and start < rise:  # "from 6 to 8 in the morning"
+        when = (f"then from sunrise, {_clock(rise)}, not before" if end is None or end <= set_ else
+                f"only from sunrise ({_clock(rise)}) to sunset ({_clock(set_)})")
     elif daylight == "some" or moment.kind == "evening":
         when = f"{'tonight' if moment.kind == 'evening' else 'then'} until sunset, {_clock(set_)}, not after"
     else:

@@ -664,7 +664,22 @@ def test_ninth_review_a_month_without_its_day_gives_no_verdict_the_day_would_dec
 
 
 def test_ninth_review_a_move_said_without_apostrophes_is_still_to_come(mequon):
-    for text, said in (("were moving to mequon aug 1 with our dog, when does he need a license", "aug 1"),
-                       ("relocating to mequon aug 1, when must the dog be licensed", "aug 1")):
+    text = "were moving to mequon aug 1 with our dog, when does he need a license"
+    lead = lead_of(text, "ask_license_required", [ent(text, "aug 1", "when")])
+    assert "August 31, 2026" in lead, lead  # 30 days of residency (58-533(c)(3))
+    for text, said in (("relocating to mequon aug 1, when must the dog be licensed", "aug 1"),
+                       ("our move was june 25, when does the dog need a license", "june 25"),
+                       ("moving here june 20, when is the dog license due", "june 20")):
         lead = lead_of(text, "ask_license_required", [ent(text, said, "when")])
-        assert "August 31, 2026" in lead, (text, lead)  # 30 days of residency (58-533(c)(3))
+        assert "within 30 days" in lead and "2027" not in lead, (text, lead)  # past or to come? the rule
+
+
+def test_tenth_review_a_negation_of_another_rule_is_not_a_license_fine_and_waits_are_not_ranges():
+    general = "$25.00 to $100.00 first time"  # 7.02-18(c)
+    for text in ("fine for not leashing my licensed dog", "fine for no leash on my licensed dog"):
+        assert general in lead_of(text, "ask_animal_penalties"), text
+    assert "names no fine" in lead_of("fine if I dont feed my vaccinated dog", "ask_animal_penalties")  # 7.02-13
+    assert "$25.00 to $200.00" in lead_of("my dog isnt yet licensed, whats the fine", "ask_animal_penalties")
+    for text, said in (("can I burn in 2-3 hours", "in 2-3 hours"), ("can i burn 7-4", "7-4")):
+        lead = lead_of(text, "ask_can_burn", [ent(text, said, "when")])
+        assert "2:00 p.m." not in lead and "7:00 a.m." not in lead, (text, lead)  # a wait or a date, not a range

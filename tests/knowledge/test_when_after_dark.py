@@ -57,3 +57,17 @@ def test_a_range_that_runs_past_sunset_is_never_a_plain_yes():
 def test_a_date_is_not_read_as_a_clock_range():
     t = town("dunkirk")
     assert when.resolve("2026-12-20", t, now=NOW).kind == "day"
+
+
+def test_a_range_that_starts_before_sunrise_says_from_sunrise_not_until_sunset():
+    t = town("dunkirk")
+    december = datetime(2026, 12, 2, 10, 0, tzinfo=ZoneInfo("America/Chicago"))  # sunrise about 7:10 a.m.
+    answer = handlers.burning(t, at=when.resolve("tomorrow from 6 to 8 in the morning", t, now=december), orders=[])
+    assert "from sunrise" in answer.lead and "not before" in answer.lead and "until sunset" not in answer.lead
+
+
+@pytest.mark.parametrize("said, day", [("in 2-3 hours", 2), ("in 15-20 mins", 2), ("7-4", 4)])
+def test_a_wait_or_a_date_is_not_a_clock_range(said, day):
+    t = town("dunkirk")
+    moment = when.resolve(said, t, now=NOW)
+    assert moment.kind == "day" and moment.start.day == day, moment  # not 2 to 3 p.m., not 7 a.m. to 4 p.m.
