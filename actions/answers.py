@@ -109,7 +109,8 @@ def answer_for(intent: str, tracker: Tracker, t, now) -> Answer:
         tense = parsing.moving_still_to_come(text, days[-1]["start"] if days else None)
         ahead = "future" if tense else "past"
         # "moved here in March" (no day), "moving here June 20" (past or to come?): the rule, not a guessed deadline
-        known = said and not parsing.month_only(said) and tense is not None
+        relative = bool(re.search(r"\b(?:today|tomorrow|next|this|in \d+|in a|in two|in three)\b", said or "", re.I))
+        known = said and not parsing.month_only(said) and (tense is not None or relative)
         return handlers.license_deadline(t, on=today, moved_in=when.parse_day(said, t, now=now, prefer=ahead)
                                          if known else None)
     if intent == "ask_late_fee":

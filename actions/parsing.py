@@ -140,8 +140,9 @@ _QUARANTINE_WORDS = re.compile(r"\b(?:quarantin\w*|isolat\w*|orders?|refus\w*|de
 #: a license or shot said of the dog, not as the rule broken: "a licensed dog running loose", "my vaccinated dog bit"
 _DESCRIBED_WORD = re.compile(r"\b(?:licensed|vaccinated|tagged|registered)\b", re.I)
 #: words that may stand between a negation and what it denies ("isn't yet licensed", "never got him vaccinated")
-_FILLER = r"(?:ever|yet|been|be|get|got|gotten|getting|a|an|my|his|her|the|our|their|its|it|him|them|dog'?s?|puppy|" \
-          r"have|had|has|current|currently|valid|properly)"
+_FILLER = r"(?:ever|yet|been|be|get|got|gotten|getting|a|an|my|his|her|the|our|their|its|it|him|them|dogs?|dog's|" \
+          r"pupp\w*|cats?|have|having|had|has|keep|keeping|kept|current|currently|valid|properly|both|all|any|new|" \
+          r"one|two|three|four|\d+)"
 _NEGATED_BEFORE = re.compile(r"\b(?:not|no|never|no longer|without|isn'?t|wasn'?t|aren'?t|weren'?t|hasn'?t|haven'?t|"
                              r"hadn'?t|don'?t|doesn'?t|didn'?t|nt)(?:\W+" + _FILLER + r"){0,3}\W*$", re.I)
 

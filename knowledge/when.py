@@ -384,16 +384,29 @@ _RANGE = re.compile(r"(?<![\d/:.-])(?:\b(?:from|between) )?(?P<a>" + _CLOCK + r"
                     r"through)\s*(?P<b>" + _CLOCK + r")(?![\d/:.-])(?!\s*(?:hours?|hrs?|h|minutes?|mins?|days?|weeks?)\b)")
 _OPEN = re.compile(r"\b(?:after|from|past) (?P<a>" + _CLOCK + r")(?![\d/:.-])")
 _LATE_PART = re.compile(r"\b(tonight|evening|night)\b")
+#: a clock range's context: "tomorrow morning 6-8" is hours, "7-4" alone is a date
+_CLOCK_CONTEXT = re.compile(r"\b(?:today|tonight|tomorrow|morning|afternoon|evening|night|from|between)\b")
+#: "in 15-20 mins", "within 2 to 3 hours": a wait, from now
+_WAIT = re.compile(r"\b(?:in|within)\s+(?P<a>\d+)\s*(?:-|to)\s*(?P<b>\d+)\s*(?P<u>hours?|hrs?|h|minutes?|mins?)\b")
 
 
 def _range(text: str, town: Town, now: datetime, prefer: str) -> Moment | None:
     """The interval of a clock range ("from 8 to 11 tonight": 8 to 11 p.m.; "after 8 tonight": 8 p.m. to the end of
     the evening); None when the phrase has no range. A range that ends before it starts is asked back."""
     raw = _normalise(text)
+    wait = _WAIT.search(raw)
+    if wait:  # "in 15-20 mins": from now + 15 to now + 20 minutes
+        local = _local_now(town, now).replace(microsecond=0)
+        unit = 60 if wait.group("u").startswith("h") else 1
+        start, end = (local + timedelta(minutes=int(wait.group(k)) * unit) for k in ("a", "b"))
+        if end <= start:
+            raise NeedsClarification(f"How long from now do you mean (\"{(text or '').strip()}\")?", field="time")
+        return Moment(start, end, "interval", f"{words_for_day(start.date())} from {words_for_time(start)} to "
+                                              f"{words_for_time(end)} ({wait.group(0)[3:].strip()} from now)")
     m = _RANGE.search(raw)
-    if m and (re.search(r"\b(?:" + _MONTH_RE + r")\.?\s*$|\b(?:in|within)\s*$", raw[:m.start()])
-              or (m.group("sep") == "-" and not re.search(r"[ap]m", m.group(0)))):
-        return None  # "June 6 to 8" (days), "in 2-3 hours" (a wait), "7-4" (a date): not a clock range
+    if m and (re.search(r"\b(?:" + _MONTH_RE + r")\.?\s*$", raw[:m.start()])
+              or (m.group("sep") == "-" and not re.search(r"[ap]m", m.group(0)) and not _CLOCK_CONTEXT.search(raw))):
+        return None  # "June 6 to 8" (days), "7-4" (a date): not a clock range
     if m:
         a, b = m.group("a"), m.group("b")
     else:
@@ -403,7 +416,8 @@ def _range(text: str, town: Town, now: datetime, prefer: str) -> Moment | None:
         a, b = m.group("a"), "11:59 pm"
     hour = lambda clock: int(re.match(r"\d+", clock).group(0)) % 12  # noqa: E731
     ap = re.search(r"[ap]m$", b)
-    if not re.search(r"[ap]m$", a) and hour(a) > hour(b) and (ap is None or ap.group(0) == "pm"):
+    if not re.search(r"[ap]m$", a) and hour(a) > hour(b) > 0 and (ap is None or ap.group(0) == "pm") \
+            and not _LATE_PART.search(raw):
         a, b = f"{a} am", b if ap else f"{b} pm"  # "10 to 2pm", "9 to 5": across noon
     elif ap and not re.search(r"[ap]m$", a):
         a = f"{a} {ap.group(0)}"  # "8 to 11pm": 8 p.m.

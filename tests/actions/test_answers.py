@@ -672,6 +672,8 @@ def test_ninth_review_a_move_said_without_apostrophes_is_still_to_come(mequon):
                        ("moving here june 20, when is the dog license due", "june 20")):
         lead = lead_of(text, "ask_license_required", [ent(text, said, "when")])
         assert "within 30 days" in lead and "2027" not in lead, (text, lead)  # past or to come? the rule
+    text = "moving to mequon tomorrow, when does the dog need a license"
+    assert "August 2, 2026" in lead_of(text, "ask_license_required", [ent(text, "tomorrow", "when")])  # a day ahead
 
 
 def test_tenth_review_a_negation_of_another_rule_is_not_a_license_fine_and_waits_are_not_ranges():
@@ -680,6 +682,10 @@ def test_tenth_review_a_negation_of_another_rule_is_not_a_license_fine_and_waits
         assert general in lead_of(text, "ask_animal_penalties"), text
     assert "names no fine" in lead_of("fine if I dont feed my vaccinated dog", "ask_animal_penalties")  # 7.02-13
     assert "$25.00 to $200.00" in lead_of("my dog isnt yet licensed, whats the fine", "ask_animal_penalties")
-    for text, said in (("can I burn in 2-3 hours", "in 2-3 hours"), ("can i burn 7-4", "7-4")):
+    for text, said, when_said in (("can I burn in 2-3 hours", "in 2-3 hours", "at 12:00 p.m. Thursday"),
+                                  ("can i burn 7-4", "7-4", "Saturday from sunrise")):
         lead = lead_of(text, "ask_can_burn", [ent(text, said, "when")])
-        assert "2:00 p.m." not in lead and "7:00 a.m." not in lead, (text, lead)  # a wait or a date, not a range
+        assert when_said in lead, (text, lead)  # a wait from now (10 a.m. + 2 h), a date (July 4): not a clock range
+    for text in ("fine for not having my dog licensed", "fine for not keeping my dog vaccinated",
+                 "fine for not getting both dogs licensed"):
+        assert "$25.00 to $200.00" in lead_of(text, "ask_animal_penalties"), text  # 7.02-18(b)(1)

@@ -1,11 +1,11 @@
 """Sun phrases with their preposition (knowledge/daypart.AFTER_DARK, BEFORE_LIGHT): "after sunset" is not the
 sunset minute, so a burning question about it is never answered "Yes" (Dunkirk Code 7.11)."""
-from datetime import datetime
+from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
 import pytest
 
-from knowledge import handlers, town, when
+from knowledge import NeedsClarification, handlers, town, when
 
 NOW = datetime(2026, 7, 2, 10, 0, tzinfo=ZoneInfo("America/Chicago"))
 
@@ -66,8 +66,34 @@ def test_a_range_that_starts_before_sunrise_says_from_sunrise_not_until_sunset()
     assert "from sunrise" in answer.lead and "not before" in answer.lead and "until sunset" not in answer.lead
 
 
-@pytest.mark.parametrize("said, day", [("in 2-3 hours", 2), ("in 15-20 mins", 2), ("7-4", 4)])
-def test_a_wait_or_a_date_is_not_a_clock_range(said, day):
+def test_a_date_said_with_a_hyphen_is_not_a_clock_range():
+    t = town("dunkirk")
+    moment = when.resolve("7-4", t, now=NOW)
+    assert moment.kind == "day" and moment.start.day == 4, moment  # July 4, not 7 a.m. to 4 p.m.
+
+
+@pytest.mark.parametrize("said, minutes", [("in 15-20 mins", (15, 20)), ("in 2-3 hours", (120, 180))])
+def test_a_wait_is_read_from_now(said, minutes):
     t = town("dunkirk")
     moment = when.resolve(said, t, now=NOW)
-    assert moment.kind == "day" and moment.start.day == day, moment  # not 2 to 3 p.m., not 7 a.m. to 4 p.m.
+    assert (moment.start - NOW, moment.end - NOW) == tuple(timedelta(minutes=m) for m in minutes), moment
+
+
+def test_a_wait_that_ends_after_sunset_is_not_a_plain_yes():
+    t = town("dunkirk")
+    evening = datetime(2026, 12, 2, 16, 10, tzinfo=ZoneInfo("America/Chicago"))  # sunset about 4:22 p.m.
+    answer = handlers.burning(t, at=when.resolve("in 15-20 mins", t, now=evening), orders=[])
+    assert answer.lead.startswith("No"), answer.lead
+
+
+@pytest.mark.parametrize("said", ["tonight 10 to 2", "tonight 9 to 12", "tonight 8-10"])
+def test_a_night_range_is_after_sunset(said):
+    t = town("dunkirk")
+    answer = handlers.burning(t, at=when.resolve(said, t, now=NOW), orders=[])
+    assert answer.lead.startswith("No") or "not after" in answer.lead, answer.lead  # 7.11
+
+
+@pytest.mark.parametrize("said", ["saturday 6 to 12", "tomorrow 5 to 12"])
+def test_a_range_ending_at_a_bare_12_is_asked_back(said):
+    with pytest.raises(NeedsClarification):
+        when.resolve(said, town("dunkirk"), now=NOW)
