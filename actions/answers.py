@@ -107,10 +107,11 @@ def answer_for(intent: str, tracker: Tracker, t, now) -> Answer:
         said = common.when_text(tracker)
         days = common.entities(tracker, "when")  # the move's day: the last said ("moved ... in 2020, moving ... July 10")
         tense = parsing.moving_still_to_come(text, days[-1]["start"] if days else None)
-        ahead = "future" if tense else "past"
         # "moved here in March" (no day), "moving here June 20" (past or to come?): the rule, not a guessed deadline
-        relative = bool(re.search(r"\b(?:today|tomorrow|next|this|in \d+|in a|in two|in three)\b", said or "", re.I))
+        relative = bool(re.search(r"\b(?:today|tomorrow|(?:this|next) (?:mon|tues?|wed(?:nes)?|thu(?:rs)?|fri|sat(?:ur)?|sun)(?:day)?|"
+                                  r"in (?:\d+|a|one|two|three|four) (?:days?|weeks?))\b", said or "", re.I))
         known = said and not parsing.month_only(said) and (tense is not None or relative)
+        ahead = "future" if tense or (tense is None and relative) else "past"
         return handlers.license_deadline(t, on=today, moved_in=when.parse_day(said, t, now=now, prefer=ahead)
                                          if known else None)
     if intent == "ask_late_fee":

@@ -385,7 +385,7 @@ _RANGE = re.compile(r"(?<![\d/:.-])(?:\b(?:from|between) )?(?P<a>" + _CLOCK + r"
 _OPEN = re.compile(r"\b(?:after|from|past) (?P<a>" + _CLOCK + r")(?![\d/:.-])")
 _LATE_PART = re.compile(r"\b(tonight|evening|night)\b")
 #: a clock range's context: "tomorrow morning 6-8" is hours, "7-4" alone is a date
-_CLOCK_CONTEXT = re.compile(r"\b(?:today|tonight|tomorrow|morning|afternoon|evening|night|from|between)\b")
+_CLOCK_CONTEXT = re.compile(r"\b(?:tonight|morning|afternoon|evening)\b")
 #: "in 15-20 mins", "within 2 to 3 hours": a wait, from now
 _WAIT = re.compile(r"\b(?:in|within)\s+(?P<a>\d+)\s*(?:-|to)\s*(?P<b>\d+)\s*(?P<u>hours?|hrs?|h|minutes?|mins?)\b")
 
@@ -405,8 +405,11 @@ def _range(text: str, town: Town, now: datetime, prefer: str) -> Moment | None:
                                               f"{words_for_time(end)} ({wait.group(0)[3:].strip()} from now)")
     m = _RANGE.search(raw)
     if m and (re.search(r"\b(?:" + _MONTH_RE + r")\.?\s*$", raw[:m.start()])
-              or (m.group("sep") == "-" and not re.search(r"[ap]m", m.group(0)) and not _CLOCK_CONTEXT.search(raw))):
-        return None  # "June 6 to 8" (days), "7-4" (a date): not a clock range
+              or (m.group("sep") == "-" and not re.search(r"[ap]m", m.group(0)) and not (
+                  _CLOCK_CONTEXT.search(raw) and not re.search(r"\bon\s*$", raw[:m.start()])
+                  and not re.search(r"\d", raw[:m.start()] + raw[m.end():])))):
+        return None  # "June 6 to 8" (days), "7-4", "on 12-5 at night" (dates): a hyphen pair is hours only with
+        # "tomorrow morning 6-8", "tonight 8-10" and no other number
     if m:
         a, b = m.group("a"), m.group("b")
     else:

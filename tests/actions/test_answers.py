@@ -689,3 +689,17 @@ def test_tenth_review_a_negation_of_another_rule_is_not_a_license_fine_and_waits
     for text in ("fine for not having my dog licensed", "fine for not keeping my dog vaccinated",
                  "fine for not getting both dogs licensed"):
         assert "$25.00 to $200.00" in lead_of(text, "ask_animal_penalties"), text  # 7.02-18(b)(1)
+
+
+def test_twelfth_review_a_licensed_dog_kept_badly_a_relative_move_and_hyphen_dates(mequon):
+    text = "moving to mequon in 2 weeks, when does the dog need a license"
+    assert "August 15, 2026" in lead_of(text, "ask_license_required", [ent(text, "in 2 weeks", "when")])  # 58-533(c)(3)
+    text = "moving to mequon next month, when does the dog need a license"
+    assert "within 30 days" in lead_of(text, "ask_license_required", [ent(text, "next month", "when")])  # the rule
+
+
+def test_twelfth_review_not_keeping_a_licensed_dog_in_the_yard_is_no_license_fine():
+    for text in ("fine for not keeping my licensed dog in the yard",
+                 "fine for not having my licensed dog under control"):
+        assert "$25.00 to $100.00" in lead_of(text, "ask_animal_penalties"), text  # 7.02-18(c), not (b)(1)
+    assert "$25.00 to $200.00" in lead_of("fine for not having my dog licensed", "ask_animal_penalties")

@@ -97,3 +97,13 @@ def test_a_night_range_is_after_sunset(said):
 def test_a_range_ending_at_a_bare_12_is_asked_back(said):
     with pytest.raises(NeedsClarification):
         when.resolve(said, town("dunkirk"), now=NOW)
+
+
+@pytest.mark.parametrize("said", ["from 7-4 through 7-6", "between 11-1 and 11-3", "on 12-5 at night"])
+def test_hyphen_dates_beside_other_numbers_or_after_on_are_not_clock_ranges(said):
+    t = town("dunkirk")
+    try:
+        moment = when.resolve(said, t, now=NOW)
+    except NeedsClarification:
+        return  # asked back: fine
+    assert moment.kind != "interval", moment  # a date, never a span of clock hours ("7 a.m. to 4 p.m.")
