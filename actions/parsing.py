@@ -147,6 +147,7 @@ _NEGATED_BEFORE = re.compile(r"\b(?:not|no|never|no longer|without|isn'?t|wasn'?
                              r"hadn'?t|don'?t|doesn'?t|didn'?t|nt)(?:\W+" + _FILLER + r"){0,3}\W*$", re.I)
 
 
+_OWNER_BEFORE = re.compile(r"\b(?:my|his|her|our|their|your|a|an|the)\s+$", re.I)
 _ANIMAL_AFTER = re.compile(r"\s+(?:\w+\s+)?(?:dogs?|pupp(?:y|ies)|pups?|cats?|kittens?|animals?|pets?)\b", re.I)
 
 
@@ -154,7 +155,7 @@ def _described_removed(text: str) -> str:
     """The text without "licensed"/"vaccinated" said of the dog ("my licensed dog ran loose"); kept when negated
     ("my dog isnt licensed", "wasn't ever vaccinated"): that is the rule broken."""
     def kept(m: re.Match) -> bool:
-        if _ANIMAL_AFTER.match(text, m.end()):
+        if _ANIMAL_AFTER.match(text, m.end()) and _OWNER_BEFORE.search(text[max(0, m.start() - 12):m.start()]):
             return False  # "not keeping my licensed dog in the yard": "licensed" describes the dog
         return bool(_NEGATED_BEFORE.search(text[max(0, m.start() - 30):m.start()]))
     return _DESCRIBED_WORD.sub(lambda m: m.group(0) if kept(m) else " ", text)

@@ -404,12 +404,15 @@ def _range(text: str, town: Town, now: datetime, prefer: str) -> Moment | None:
         return Moment(start, end, "interval", f"{words_for_day(start.date())} from {words_for_time(start)} to "
                                               f"{words_for_time(end)} ({wait.group(0)[3:].strip()} from now)")
     m = _RANGE.search(raw)
-    if m and (re.search(r"\b(?:" + _MONTH_RE + r")\.?\s*$", raw[:m.start()])
-              or (m.group("sep") == "-" and not re.search(r"[ap]m", m.group(0)) and not (
-                  _CLOCK_CONTEXT.search(raw) and not re.search(r"\bon\s*$", raw[:m.start()])
-                  and not re.search(r"\d", raw[:m.start()] + raw[m.end():])))):
-        return None  # "June 6 to 8" (days), "7-4", "on 12-5 at night" (dates): a hyphen pair is hours only with
-        # "tomorrow morning 6-8", "tonight 8-10" and no other number
+    if m and re.search(r"\b(?:" + _MONTH_RE + r")\.?\s*$", raw[:m.start()]):
+        return None  # "June 6 to 8": days
+    if m and m.group("sep") == "-" and not re.search(r"[ap]m", m.group(0)):
+        if not _CLOCK_CONTEXT.search(raw):
+            return None  # "7-4", "on 12-5 at night": a date
+        if re.search(r"\bon\s*$", raw[:m.start()]) or re.search(r"\d", raw[:m.start()] + raw[m.end():]):
+            # "july 4 morning 4-6": hours beside a date, or a date beside a part of the day? ask, never half of it
+            raise NeedsClarification(f"From what time to what time do you mean (\"{(text or '').strip()}\")? For "
+                                     "example \"from 6 a.m. to 8 a.m.\".", field="time")
     if m:
         a, b = m.group("a"), m.group("b")
     else:

@@ -702,4 +702,6 @@ def test_twelfth_review_not_keeping_a_licensed_dog_in_the_yard_is_no_license_fin
     for text in ("fine for not keeping my licensed dog in the yard",
                  "fine for not having my licensed dog under control"):
         assert "$25.00 to $100.00" in lead_of(text, "ask_animal_penalties"), text  # 7.02-18(c), not (b)(1)
-    assert "$25.00 to $200.00" in lead_of("fine for not having my dog licensed", "ask_animal_penalties")
+    for text in ("fine for not having my dog licensed", "what's the fine if I haven't licensed my dog",
+                 "I never licensed my dog, fine?", "fine for not vaccinated dog", "no licensed dog fine"):
+        assert "$25.00 to $200.00" in lead_of(text, "ask_animal_penalties"), text  # 7.02-18(b)(1)

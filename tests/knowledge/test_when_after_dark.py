@@ -107,3 +107,9 @@ def test_hyphen_dates_beside_other_numbers_or_after_on_are_not_clock_ranges(said
     except NeedsClarification:
         return  # asked back: fine
     assert moment.kind != "interval", moment  # a date, never a span of clock hours ("7 a.m. to 4 p.m.")
+
+
+@pytest.mark.parametrize("said", ["july 4 morning 4-6", "7/4 morning 4-6", "tomorrow morning 4-6 with 2 piles"])
+def test_a_hyphen_range_beside_another_number_is_asked_back_never_read_as_its_end(said):
+    with pytest.raises(NeedsClarification):  # never "Yes: at 6:00 a.m." for a fire lit at 4, before sunrise
+        when.resolve(said, town("dunkirk"), now=NOW)
