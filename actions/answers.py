@@ -64,24 +64,10 @@ def answer_for(intent: str, tracker: Tracker, t, now) -> Answer:
     if intent in ("ask_burn_notification", "ask_burning_rules", "ask_burning_hours", "ask_permits") and \
             parsing.asks_after_dark_permission(text) and not common.when_text(tracker):
         return handlers.topic(t, "burning_hours", on=today, question=text, aspect="after_sunset_exception")
-    if intent == "ask_animal_penalties" and parsing.names_the_license_fine(text):
-        if parsing.about_cats(text, [e.get("value") for e in common.entities(tracker, "animal")]):
-            # "fine for an unlicensed cat": the license and rabies rules are for dogs, so no fine is named for it
-            topic = "rabies_vaccination" if re.search(r"vaccin|rabies|shots", text, re.I) else "license_required"
-            if has_rule(t, topic, "for_cat"):
-                return handlers.topic(t, topic, on=today, question=text, aspect="for_cat")
-        elif has_rule(t, "animal_penalties", "license"):
-            return handlers.topic(t, "animal_penalties", on=today, question=text, aspect="license")  # 7.02-18(b)(1)
-    if intent == "ask_animal_penalties" and parsing.names_waste(text) and \
-            has_rule(t, "animal_waste", "penalty"):
-        return handlers.topic(t, "animal_waste", on=today, question=text, aspect="penalty")  # 7.02-18(c)
-    if intent == "ask_animal_penalties" and parsing.names_an_animal_rule_fine(text) and \
-            has_rule(t, "animal_penalties", "answer"):
-        return handlers.topic(t, "animal_penalties", on=today, question=text, aspect="answer")  # 7.02-18(c)
-    if intent == "ask_animal_penalties" and (parsing.asks_fine_unnamed(text) or (
-            not parsing.names_a_fine(text) and over_the_limit(tracker, t, today))):
-        # "the fine for having more than 5 dogs": the penalty for the animal limits (a rule the town may lack)
-        return handlers.topic(t, "animal_penalties", on=today, question=text, aspect="animal_limits")
+    if intent == "ask_animal_penalties":
+        fine = fine_asked(tracker, t, today)
+        if fine is not None:
+            return fine
     if intent in ("ask_quarantine", "ask_bites") and parsing.asks_consequence(text) and not common.when_text(tracker):
         # "what happens if I don't keep my dog quarantined?": the penalty, not the periods again
         return handlers.topic(t, "animal_penalties", on=today, question=text, aspect="quarantine_order")
@@ -108,8 +94,7 @@ def answer_for(intent: str, tracker: Tracker, t, now) -> Answer:
         days = common.entities(tracker, "when")  # the move's day: the last said ("moved ... in 2020, moving ... July 10")
         tense = parsing.moving_still_to_come(text, days[-1]["start"] if days else None)
         # "moved here in March" (no day), "moving here June 20" (past or to come?): the rule, not a guessed deadline
-        relative = bool(re.search(r"\b(?:today|tomorrow|(?:this|next) (?:mon|tues?|wed(?:nes)?|thu(?:rs)?|fri|sat(?:ur)?|sun)(?:day)?|"
-                                  r"in (?:\d+|a|one|two|three|four) (?:days?|weeks?))\b", said or "", re.I))
+        relative = parsing.counted_from_today(said)
         known = said and not parsing.month_only(said) and (tense is not None or relative)
         ahead = "future" if tense or (tense is None and relative) else "past"
         return handlers.license_deadline(t, on=today, moved_in=when.parse_day(said, t, now=now, prefer=ahead)
@@ -149,14 +134,38 @@ def answer_for(intent: str, tracker: Tracker, t, now) -> Answer:
             return handlers.burning(t, at=at, orders=common.burning_orders(t), material=material_said(tracker))
     if intent == "ask_prohibited_materials" and common.entity(tracker, "material"):
         return handlers.burning(t, at=now, orders=common.burning_orders(t), material=material_said(tracker))
-    if intent == "ask_animal_penalties" and not parsing.names_a_quarantine_order(text) and \
-            getattr(rules.pick(t, "animal_penalties", text), "name", None) == "quarantine_order":
-        general = "answer" if has_rule(t, "animal_penalties", "answer") else None
-        return handlers.topic(t, "animal_penalties", on=today, question=text, aspect=general)  # not (b)(2) on "fine"
     animal = animal_kind(common.entity(tracker, "animal"))
     if key == "permits" and animal == "cat" and has_rule(t, "license_required", "for_cat"):
         key = "license_required"  # "do cats need a license/permit?": the license topic's answer for cats
     return handlers.topic(t, key, on=today, animal=animal, question=common.text_of(tracker))
+
+
+def fine_asked(tracker: Tracker, t, today) -> Answer | None:
+    """The fine a penalty question asks about, by the rule it names (Dunkirk 7.02-18): a missing license, tag or
+    shot (b)(1) (a cat's: none, the rules are for dogs); dog waste; the rules of 7.02-6 to -12 (c); the sections no
+    fine is named for, or a count over the limit; never the quarantine order's (b)(2) on the word "fine" alone.
+    None: the topic's ranking answers it."""
+    text = common.text_of(tracker)
+    if parsing.names_the_license_fine(text):
+        if parsing.about_cats(text, [e.get("value") for e in common.entities(tracker, "animal")]):
+            # "fine for an unlicensed cat": the license and rabies rules are for dogs, so no fine is named for it
+            topic = "rabies_vaccination" if re.search(r"vaccin|rabies|shots", text, re.I) else "license_required"
+            if has_rule(t, topic, "for_cat"):
+                return handlers.topic(t, topic, on=today, question=text, aspect="for_cat")
+        elif has_rule(t, "animal_penalties", "license"):
+            return handlers.topic(t, "animal_penalties", on=today, question=text, aspect="license")  # 7.02-18(b)(1)
+    if parsing.names_waste(text) and has_rule(t, "animal_waste", "penalty"):
+        return handlers.topic(t, "animal_waste", on=today, question=text, aspect="penalty")  # 7.02-18(c)
+    if parsing.names_an_animal_rule_fine(text) and has_rule(t, "animal_penalties", "answer"):
+        return handlers.topic(t, "animal_penalties", on=today, question=text, aspect="answer")  # 7.02-18(c)
+    if parsing.asks_fine_unnamed(text) or (not parsing.names_a_fine(text) and over_the_limit(tracker, t, today)):
+        # "the fine for having more than 5 dogs": the penalty for the animal limits (a rule the town may lack)
+        return handlers.topic(t, "animal_penalties", on=today, question=text, aspect="animal_limits")
+    if not parsing.names_a_quarantine_order(text) and \
+            getattr(rules.pick(t, "animal_penalties", text), "name", None) == "quarantine_order":
+        general = "answer" if has_rule(t, "animal_penalties", "answer") else None
+        return handlers.topic(t, "animal_penalties", on=today, question=text, aspect=general)  # not (b)(2) on "fine"
+    return None
 
 
 def over_the_limit(tracker: Tracker, t, today) -> bool:

@@ -145,8 +145,6 @@ _FILLER = r"(?:ever|yet|been|be|get|got|gotten|getting|a|an|my|his|her|the|our|t
           r"one|two|three|four|\d+)"
 _NEGATED_BEFORE = re.compile(r"\b(?:not|no|never|no longer|without|isn'?t|wasn'?t|aren'?t|weren'?t|hasn'?t|haven'?t|"
                              r"hadn'?t|don'?t|doesn'?t|didn'?t|nt)(?:\W+" + _FILLER + r"){0,3}\W*$", re.I)
-
-
 _OWNER_BEFORE = re.compile(r"\b(?:my|his|her|our|their|your|a|an|the)\s+$", re.I)
 _ANIMAL_AFTER = re.compile(r"\s+(?:\w+\s+)?(?:dogs?|pupp(?:y|ies)|pups?|cats?|kittens?|animals?|pets?)\b", re.I)
 
@@ -212,13 +210,19 @@ def month_only(said: str) -> bool:
                              + r"(?:\s*,?\s*\d{4})?\s*", said or "", re.I))
 
 
+def counted_from_today(said: str | None) -> bool:
+    """"tomorrow", "next Friday", "in 2 weeks": a day counted from today, so its direction is known whatever the
+    verb's tense (not "next month": no day)."""
+    return bool(re.search(r"\b(?:today|tomorrow|(?:this|next) (?:mon|tues?|wed(?:nes)?|thu(?:rs)?|fri|sat(?:ur)?|sun)"
+                          r"(?:day)?|in (?:\d+|a|one|two|three|four) (?:days?|weeks?))\b", said or "", re.I))
+
+
 def names_a_fine(text: str) -> bool:
     """The question names a rule with a fine of its own (license, leash, barking, bite ...)."""
     return bool(_NAMED_FINE.search(_described_removed(text or "")))
 
 
 _WASTE = re.compile(r"\b(?:waste|poop\w*|feces|fecal|droppings)\b", re.I)
-
 
 
 def names_waste(text: str) -> bool:
@@ -239,6 +243,8 @@ def names_an_animal_rule_fine(text: str) -> bool:
     return bool(_ANIMAL_RULE_FINE.search(rest)) and not (
         _QUARANTINE_WORDS.search(rest) or _NO_LICENSE.search(rest)
         or _UNNAMED_FINE.search(rest) or TOO_MANY.search(rest))
+
+
 TOO_MANY = re.compile(r"\b(?:too many|more than (?:\d+|one|two|three|four|five|six))\s+(?:\w+\s+)?" + _KEPT + r"\b|"
                       r"\b(?:over|above) the (?:dog |cat |animal |pet )?limit\b", re.I)
 
