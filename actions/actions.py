@@ -10,7 +10,7 @@ rasa_sdk registers it.
 import dateparser  # noqa: F401,E402
 
 from .answers import (ActionAnswer, ActionClarify, ActionGreet, ActionHandoff, ActionHelp, ActionMore,  # noqa: F401
-                      ActionOutOfScope)
+                      ActionNote, ActionOutOfScope, ActionWhy)
 from .burn_form import ActionAskBurnConfirmed, ActionStartBurn, ActionSubmitBurn, ValidateBurnForm  # noqa: F401
 from .form_control import ActionCancelForm, ActionLeaveLicenseForm  # noqa: F401
 from .license_form import ActionLicenseAnswer, ValidateLicenseForm  # noqa: F401

@@ -15,7 +15,8 @@ from rasa_sdk.executor import CollectingDispatcher
 from knowledge import NeedsClarification, daypart, handlers, rules, when
 from knowledge.model import Answer
 
-from . import common, parsing, search_fallback
+from . import common, conversation, dialogue, parsing, search_fallback
+from .conversation import facts_in, noted
 
 log = logging.getLogger(__name__)
 TOPICS = yaml.safe_load((Path(__file__).resolve().parents[1] / "knowledge" / "topics.yml").read_text())
@@ -74,7 +75,7 @@ def answer_for(intent: str, tracker: Tracker, t, now) -> Answer:
     if intent == "ask_bites" and not common.when_text(tracker) and not parsing.asks_how_long(text):
         # "who do I report a bite to?": the bites topic leads with the rule asked (report, confine, ...)
         return handlers.topic(t, "bites", on=today, animal=animal_kind(common.entity(tracker, "animal")),
-                              question=text)
+                              question=asked_words(tracker))
     if intent in ("ask_quarantine", "ask_bites"):
         said = common.when_text(tracker)
         kind = parsing.incident_kind(text, [e.get("value") for e in common.entities(tracker, "incident")])
@@ -124,6 +125,10 @@ def answer_for(intent: str, tracker: Tracker, t, now) -> Answer:
         setback = handlers.burn_setback(t, distance_feet=feet, on=today)
         if intent == "ask_burn_setbacks" or setback.value is not True:
             return setback
+    if intent in ("ask_can_burn", "ask_burning_rules") and parsing.names_weather(text) and \
+            has_rule(t, "burning_rules", "weather"):
+        # "it's really windy today ... ok to burn this afternoon?": the weather rule decides (Dunkirk 7.12(4))
+        return handlers.topic(t, "burning_rules", on=today, question=text, aspect="weather")
     if intent in ("ask_can_burn", "ask_burning_hours") or (
             intent == "ask_prohibited_materials" and common.entity(tracker, "material")):
         said = time_phrase(tracker)
@@ -137,7 +142,13 @@ def answer_for(intent: str, tracker: Tracker, t, now) -> Answer:
     animal = animal_kind(common.entity(tracker, "animal"))
     if key == "permits" and animal == "cat" and has_rule(t, "license_required", "for_cat"):
         key = "license_required"  # "do cats need a license/permit?": the license topic's answer for cats
-    return handlers.topic(t, key, on=today, animal=animal, question=common.text_of(tracker))
+    return handlers.topic(t, key, on=today, animal=animal, question=asked_words(tracker))
+
+
+def asked_words(tracker: Tracker) -> str:
+    """The words that choose which rule of the topic leads: a follow-up's own ("what's the fee?" after an
+    impound answer), else the whole question."""
+    return tracker.latest_message.get("aspect") or common.text_of(tracker)
 
 
 def fine_asked(tracker: Tracker, t, today) -> Answer | None:
@@ -191,7 +202,7 @@ def late_fee_on_dates_said(tracker: Tracker, t, now) -> Answer | None:
         return None  # cats; a dog kept for years (the April 1 rule); a birthday (the licensable age): the rule
     got = parsing.when_after(whens, text, parsing.ACQUIRED_CUE, parsing.BUY_CUE, asked=False)
     if got is None:
-        return None
+        return late_on_day_of_buying(tracker, t, now, whens)
     bought = parsing.when_after(whens, text, parsing.BUY_CUE, parsing.ACQUIRED_CUE, asked=False)
     days = [e for e in whens if not parsing.is_time_only(text[e["start"]:e["end"]])
             and not re.fullmatch(r"(?i)\s*(right )?(now|today)\s*", text[e["start"]:e["end"]])]
@@ -225,6 +236,26 @@ def late_fee_on_dates_said(tracker: Tracker, t, now) -> Answer | None:
     return answer
 
 
+def late_on_day_of_buying(tracker: Tracker, t, now, whens: list) -> Answer | None:
+    """"Is there a late fee if I buy the license on April 1?": the license computed on that day for a dog kept
+    since before the license year (the answer says so), which says whether the deadline has passed (Dunkirk
+    "prior to April 1", Mequon "after April 1"). None unless exactly one whole day is said as the day of buying."""
+    text = common.text_of(tracker)
+    days = [e for e in whens if not parsing.is_time_only(text[e["start"]:e["end"]])]
+    if len(days) != 1 or parsing.month_only(str(days[0]["value"])) or re.search(r"(dogs|puppies|pups)", text,
+                                                                                  re.I):
+        return None
+    bought = parsing.when_after(days, text, parsing.BUY_CUE, parsing.ACQUIRED_CUE, asked=True)
+    if bought is None:
+        return None
+    try:
+        ahead = parsing.buys_later(text, bought["start"]) or re.search(r"(if|will|would|when)", text, re.I)
+        on = when.parse_day(str(bought["value"]), t, now=now, prefer="future" if ahead else "past")
+        return handlers.license_cost(t, on=on, dogs=1)
+    except (NeedsClarification, TypeError, ValueError):
+        return None
+
+
 #: intents under which "we just moved here, when do we need a license by?" is asked
 LICENSE_INTENTS = {"ask_license_required", "ask_late_fee", "ask_license_cost", "ask_license_tags"}
 
@@ -245,12 +276,19 @@ def time_phrase(tracker: Tracker) -> str | None:
 
 
 def material_said(tracker: Tracker) -> str | None:
-    """What the resident wants to burn, in their words: the message (the engine reads the material names in it)
-    when it names one, tagged or not ("railroad ties ... burn them"); None when it names none ("can I burn now?")."""
+    """What the resident wants to burn, in their words: the town's material names found in the message
+    ("railroad ties ... burn them" -> "railroad ties"), else the words after "burn" ("a pile of old horse
+    manure"); None when it names none ("can I burn now?"). Never the whole message: the answer repeats it."""
     text = common.text_of(tracker)
-    if common.entity(tracker, "material") or parsing.names_a_material(text):
-        return text
-    return None
+    if not (common.entity(tracker, "material") or parsing.names_a_material(text)):
+        return None
+    named = parsing.material_names(text, [g.names for kind in (common.town().materials or {}).values() for g in kind])
+    if named:
+        return named
+    spans = sorted((e["start"], e["end"]) for e in common.entities(tracker, "when"))
+    for start, end in reversed(spans):
+        text = text[:start] + " " + text[end:]
+    return parsing.burn_object(text) or "that material"  # "railroad ties ..., ok to burn them?": not on a list
 
 
 def pick_for(pending: dict, text: str) -> str | None:
@@ -292,7 +330,10 @@ class ActionAnswer(Action):
         picked = await answer_pick(dispatcher, tracker)
         if picked is not None:
             return picked
-        return self.answer(intent, dispatcher, tracker)
+        if intent == "ask_section" and not common.entity(tracker, "section") and \
+                parsing.asks_for_the_source(common.text_of(tracker)) and tracker.get_slot("last_answer"):
+            return await ActionWhy().run(dispatcher, tracker, domain)  # "which section is that?"
+        return await answer_turn(dialogue.read(tracker, intent), dispatcher, domain)
 
     @staticmethod
     def answer(intent: str, dispatcher: CollectingDispatcher, tracker: Tracker) -> List[Dict[Text, Any]]:
@@ -312,6 +353,45 @@ class ActionAnswer(Action):
             common.clarify(dispatcher, tracker, exc)
             return clear_pending(tracker)
         return common.send(dispatcher, tracker, answer) + clear_pending(tracker)
+
+
+async def answer_turn(turn: dialogue.Turn, dispatcher, domain) -> List[Dict[Text, Any]]:
+    """Answer the question a turn asks (a follow-up of a license computed from the form's answers is computed
+    again with the new values) and remember it."""
+    if turn.follow_up and turn.last and "inputs" in turn.last:
+        from .license_form import answer_again
+        return turn.events + answer_again(dispatcher, turn.tracker, turn.last)
+    if not turn.intent.startswith("ask_") and turn.intent != "notify_burn":
+        return turn.events + list(await ActionClarify().run(dispatcher, turn.tracker, domain))
+    events = ActionAnswer.answer(turn.intent, dispatcher, turn.tracker)
+    return turn.events + events + dialogue.asked(turn, events)
+
+
+_COMMAND_WORD = re.compile(r"\s*(help|menu|start|hi|hello|hey|thanks?|thank you|bye|ok|okay|yes|yep|no|nope|"
+                           r"stop|exit|cancel)\W*", re.I)
+
+
+async def continued(dispatcher, tracker: Tracker, domain) -> list | None:
+    """A message the classifier was unsure of, or read as help, out of scope, a statement or a denial, that goes
+    on from the last answer ("how late can it go?", "and if it bit someone", "sorry, 15", "is that right?"):
+    answered as a follow-up (or, when unsure, as the last topic it names). None when it does not."""
+    last = dialogue.last_question(tracker)
+    text = common.text_of(tracker)
+    if last is None or not text or _COMMAND_WORD.fullmatch(text):
+        return None
+    intent = common.intent_of(tracker)
+    said = dialogue.said_of(tracker)
+    before = conversation.Said.of(last) or conversation.Said("")
+    confidence = float((tracker.latest_message.get("intent") or {}).get("confidence") or 0.0)
+    if conversation.is_follow_up(said, intent, before, confidence, last["intent"]):
+        return await answer_turn(dialogue.read(tracker, "followup"), dispatcher, domain)
+    ranked = [r.get("name") for r in tracker.latest_message.get("intent_ranking") or []
+              if r.get("name") not in ("nlu_fallback", None)]
+    answered = tracker.get_slot(dialogue.LAST_ANSWER)
+    topic = f"ask_{answered.get('topic')}" if isinstance(answered, dict) else None
+    if intent == "nlu_fallback" and ranked and ranked[0] in (last["intent"], topic):
+        return await answer_turn(dialogue.read(tracker, ranked[0]), dispatcher, domain)  # "how long must he stay confined"
+    return None
 
 
 def clear_pending(tracker: Tracker) -> list:
@@ -340,15 +420,93 @@ async def answer_pick(dispatcher, tracker: Tracker) -> list | None:
 
 
 class ActionMore(Action):
-    """"more" that the front did not answer: the SMS webhook keeps the pages of the last answer and sends the
-    next one itself (web/sms.py), so reaching here means there is nothing more to send."""
+    """"more": on the web, the last answer's details (its steps, sources and notes, which the chat page also
+    shows behind a disclosure); by SMS the webhook keeps the pages of the last answer and sends the next one
+    itself (web/sms.py), so reaching here means there is nothing more to send."""
 
     def name(self) -> Text:
         return "action_more"
 
     async def run(self, dispatcher, tracker, domain):
+        last = tracker.get_slot(dialogue.LAST_ANSWER)
+        details = last.get("details") if isinstance(last, dict) else None
+        if details and common.channel(tracker) == "web":
+            common.send_text(dispatcher, tracker, details)
+            return [SlotSet(dialogue.LAST_ANSWER, {**last, "details": ""})]
         common.send_text(dispatcher, tracker, "That's all I have on that. Ask me another question any time.")
         return []
+
+
+class ActionWhy(Action):
+    """"Why?", "which section is that?", "source?": the sections of the last answer and the law's words."""
+
+    def name(self) -> Text:
+        return "action_why"
+
+    async def run(self, dispatcher, tracker, domain):
+        last = tracker.get_slot(dialogue.LAST_ANSWER)
+        sources = [s for s in (last.get("sources") or []) if s.get("label")] if isinstance(last, dict) else []
+        if not sources:
+            t = common.town()
+            common.send_text(dispatcher, tracker, "Ask me a question about the "
+                             f"{t.code_name} and I'll show the section the answer comes from.")
+            return []
+        quoted = [f"{s['label']}: \u201c{_quote(s['quote'])}\u201d" for s in sources[:3] if s.get("quote")]
+        if not quoted:
+            quoted = ["That comes from " + _and(list(dict.fromkeys(s["label"] for s in sources))[:3]) + "."]
+        else:
+            quoted[0] = "From " + quoted[0]
+        common.send_text(dispatcher, tracker, "\n".join(quoted))
+        return []
+
+
+WHY_QUOTE = 240  # characters of the law's words in one SMS page with the section's label
+
+
+def _quote(words: str) -> str:
+    """The law's words as quoted, or their first words up to WHY_QUOTE characters ending on a word, with an
+    ellipsis marking the cut (the rest is in the section, which the chat links)."""
+    words = " ".join(words.split())
+    if len(words) <= WHY_QUOTE:
+        return words
+    cut = words[:WHY_QUOTE].rsplit(" ", 1)[0].rstrip(",;:")
+    return cut + " \u2026"
+
+
+def _and(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+class ActionNote(Action):
+    """A message that states facts without a question ("we have 4 dogs", "it was March 3", "actually she's
+    spayed"): when the last answer uses such a fact it is answered again with it; else the facts are kept for
+    the next answer and acknowledged. With no fact, as before: a pick of a time asked back, or the help."""
+
+    def name(self) -> Text:
+        return "action_note"
+
+    async def run(self, dispatcher, tracker, domain):
+        picked = await answer_pick(dispatcher, tracker)  # "at night", after "9 in the morning or at night?"
+        if picked is not None:
+            return picked
+        said = dialogue.said_of(tracker)
+        new = facts_in(said)
+        last = dialogue.last_question(tracker)
+        uses = conversation.config()["uses"]
+        before = conversation.Said.of(last) if last else None
+        replaces = before is not None and {e["entity"] for e in said.entities} & {e["entity"] for e in before.entities}
+        if new and last and (replaces or any(last["intent"] in uses.get(k, ()) for f in new for k in f["kinds"])):
+            return await answer_turn(dialogue.read(tracker, "followup"), dispatcher, domain)
+        going_on = await continued(dispatcher, tracker, domain)
+        if going_on is not None:
+            return going_on
+        if new:
+            common.send_text(dispatcher, tracker, noted(new) + " What would you like to know?")
+            return dialogue.remember_facts(tracker) + dialogue.guessed(tracker)
+        if common.intent_of(tracker) == "deny":
+            common.send_text(dispatcher, tracker, "OK. Anything else about licenses, animals or burning?")
+            return []
+        return await ActionHelp().run(dispatcher, tracker, domain)
 
 
 def _contact(t) -> str:
@@ -360,6 +518,9 @@ class ActionGreet(Action):
         return "action_greet"
 
     async def run(self, dispatcher, tracker, domain):
+        picked = await answer_pick(dispatcher, tracker)  # "morning", after "9 in the morning or 9 at night?"
+        if picked is not None:
+            return picked
         t = common.town()
         common.send_text(dispatcher, tracker,
                          f"Hi! I answer questions about the {t.name}'s code: dog licenses, animal rules"
@@ -376,6 +537,9 @@ class ActionHelp(Action):
         picked = await answer_pick(dispatcher, tracker)  # "at night", read as inform or unsure
         if picked is not None:
             return picked
+        going_on = await continued(dispatcher, tracker, domain)
+        if going_on is not None:
+            return going_on
         guess = parsing.confirmed_guess(tracker.latest_message.get("intent_ranking") or [], common.text_of(tracker))
         if guess is not None:  # "we moved here on April 25, when do they need licenses?" just under the threshold
             return ActionAnswer.answer(guess, dispatcher, tracker)
@@ -404,6 +568,11 @@ class ActionOutOfScope(Action):
         return "action_out_of_scope"
 
     async def run(self, dispatcher, tracker, domain):
+        going_on = await continued(dispatcher, tracker, domain)
+        if going_on is not None:
+            return going_on
+        if facts_in(dialogue.said_of(tracker)) and not common.looks_like_question(common.text_of(tracker)):
+            return await ActionNote().run(dispatcher, tracker, domain)  # "i have a 7 foot boa"
         t = common.town()
         _record(t, tracker, [])
         common.send_text(dispatcher, tracker,
@@ -432,9 +601,15 @@ class ActionClarify(Action):
         picked = await answer_pick(dispatcher, tracker)  # "at night", read as inform or unsure
         if picked is not None:
             return picked
+        going_on = await continued(dispatcher, tracker, domain)
+        if going_on is not None:
+            return going_on
         guess = parsing.confirmed_guess(tracker.latest_message.get("intent_ranking") or [], common.text_of(tracker))
         if guess is not None:  # "we moved here on April 25, when do they need licenses?" just under the threshold
             return ActionAnswer.answer(guess, dispatcher, tracker)
+        new = facts_in(dialogue.said_of(tracker))
+        if new and not common.looks_like_question(common.text_of(tracker)):
+            return await ActionNote().run(dispatcher, tracker, domain)  # "were throwing a bonfire on saturday"
         t = common.town()
         # Issue #12: search the town's topics for the question (actions/search_fallback.py) instead of
         # offering only the unsure classifier's guesses; plainly off-topic questions get the out-of-scope answer.

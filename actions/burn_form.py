@@ -63,16 +63,27 @@ class ValidateBurnForm(FormValidator):
             # (that one was read as out_of_scope, and the resident was asked for the name again and again)
             return {"burner_name": said}
         if text is None:
-            name = parsing.name_in(common.text_of(tracker))
+            name = parsing.name_in(common.text_of(tracker)) or self._listed(tracker).get("name")
+            if name is None:
+                name = _changed(tracker, "burner_name")
             return {"burner_name": name} if name and takes_values(tracker) else {}
         return {"burner_name": parsing.name_from_reply(text)}
 
     async def extract_burn_address(self, dispatcher, tracker, domain):
         text = free_text(tracker, "burn_address", open_answer=True)
         if text is None:
-            address = parsing.address_in(common.text_of(tracker))
+            address = parsing.address_in(common.text_of(tracker)) or self._listed(tracker).get("address") or \
+                _changed(tracker, "burn_address")
             return {"burn_address": address} if address and takes_values(tracker) else {}
         return {"burn_address": parsing.address_from_reply(text)}
+
+    @staticmethod
+    def _listed(tracker) -> dict:
+        """Name and address listed in the message that opens the form ("burn notice: tom berg, N1234 Hwy 51,
+        608 555 0199"), when the form asks nothing yet."""
+        if tracker.get_slot("requested_slot") or common.intent_of(tracker) != "notify_burn":
+            return {}
+        return parsing.details_in(common.text_of(tracker))
 
     async def extract_burn_phone(self, dispatcher, tracker, domain):
         text = common.text_of(tracker)
@@ -106,7 +117,12 @@ class ValidateBurnForm(FormValidator):
 
     async def extract_burn_location(self, dispatcher, tracker, domain):
         text = free_text(tracker, "burn_location", open_answer=True)
-        return {"burn_location": text} if text else {}
+        if text:
+            return {"burn_location": text}
+        place = _changed(tracker, "burn_location")
+        if place is None and not tracker.get_slot("requested_slot") and common.intent_of(tracker) == "notify_burn":
+            place = parsing.place_in(common.text_of(tracker))  # "... a brush pile behind the barn tomorrow"
+        return {"burn_location": place} if place else {}
 
     async def extract_burn_confirmed(self, dispatcher, tracker, domain):
         if tracker.get_slot("requested_slot") != "burn_confirmed":
@@ -259,6 +275,15 @@ class ValidateBurnForm(FormValidator):
         common.send_text(dispatcher, tracker, "What should I change: name, address, phone, date, time or "
                          "location? You can give the new value too, e.g. 'phone 608-555-0142'.")
         return {"burn_confirmed": None}
+
+
+def _changed(tracker: Tracker, slot: str) -> str | None:
+    """The new value of ``slot`` a correction gives while the form asks something else ("change the address to
+    N1243 Hwy 51")."""
+    asked = tracker.get_slot("requested_slot")
+    if not asked or asked in (slot, "burn_confirmed") or tracker.get_slot(slot) is None:
+        return None
+    return parsing.new_value(slot, common.text_of(tracker))
 
 
 def resolve_with_pending(value: str, tracker: Tracker, t):

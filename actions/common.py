@@ -7,6 +7,7 @@ from datetime import datetime
 from typing import Any
 
 from rasa_sdk import Tracker
+from rasa_sdk.events import SlotSet
 from rasa_sdk.executor import CollectingDispatcher
 
 from knowledge import NeedsClarification, render, town as configured_town
@@ -15,7 +16,7 @@ from knowledge import when
 log = logging.getLogger(__name__)
 
 # Intents whose message carries a value for the form being filled (others are questions or commands).
-VALUE_INTENTS = {"inform", "affirm", "deny", "nlu_fallback", "notify_burn", "ask_license_cost"}
+VALUE_INTENTS = {"inform", "affirm", "deny", "nlu_fallback", "notify_burn", "ask_license_cost", "followup"}
 COMMAND_INTENTS = {"cancel", "greet", "thank", "goodbye", "help", "human_handoff", "more", "bot_challenge",
                    "out_of_scope"}
 _QUESTION = re.compile(r"\?\s*$|^\s*(wait|hold on|what|whats|what's|how|why|when|where|who|which|can|could|"
@@ -91,8 +92,16 @@ def send(dispatcher: CollectingDispatcher, tracker: Tracker, answer) -> list[dic
     text = one_message(render.text(answer))
     if channel(tracker) == "sms":
         text = render.gsm7(text)
-    dispatcher.utter_message(text=text, json_message={"answer": render.payload(answer), "text": text})
-    return []
+    parts = render.payload(answer)
+    dispatcher.utter_message(text=text, json_message={"answer": parts, "text": text})
+    return [SlotSet("last_answer", last_answer(parts, text))]
+
+
+def last_answer(parts: dict, text: str) -> dict:
+    """What "why?", "which section?" and "more" read of the answer just sent (actions/dialogue.py)."""
+    lead = parts.get("lead") or ""
+    return {"topic": parts.get("topic"), "lead": lead, "sources": parts.get("sources") or [],
+            "details": text[len(lead):].strip() if text.startswith(lead) else text}
 
 
 def one_message(text: str) -> str:

@@ -3,6 +3,7 @@ methods that only see real values."""
 from __future__ import annotations
 
 import functools
+import re
 from abc import abstractmethod
 from typing import Any, Dict, List, Optional, Text
 
@@ -11,8 +12,8 @@ from rasa_sdk.events import EventType, SlotSet
 
 from . import common
 from .answers import (ActionAnswer, ActionClarify, ActionGreet, ActionHandoff, ActionHelp, ActionMore,
-                      ActionOutOfScope)
-from .parsing import asks_to_notify
+                      ActionOutOfScope, ActionWhy)
+from .parsing import asks_a_change, asks_to_notify, fields_named, new_value
 
 
 def takes_values(tracker: Tracker, *slots: str) -> bool:
@@ -34,13 +35,31 @@ def free_text(tracker: Tracker, slot: str, open_answer: bool = False) -> Optiona
         return None
     intent = common.intent_of(tracker)
     text = common.text_of(tracker)
-    if not text or (intent in common.COMMAND_INTENTS and not (open_answer and intent == "out_of_scope")):
+    if not text or (intent in common.COMMAND_INTENTS and not (open_answer and _not_a_command(intent, text))):
         return None
     if open_answer and intent == "notify_burn" and asks_to_notify(text):
         return None  # "I want to notify the fire department of a burn" sent again: not a name, address or place
+    if open_answer and changes_another_field(text, slot):
+        return None  # "change the address to N1243 Hwy 51" answering "where on the property?"
     if intent in common.VALUE_INTENTS or not common.looks_like_question(text):
         return text
     return None
+
+
+_COMMAND_WORDS = re.compile(r"\b(help|person|human|someone|somebody|clerk|bye|goodbye|thanks|thank|hello|hi|hey|"
+                            r"stop|exit|cancel|quit|more|menu|robot|bot)\b", re.I)
+
+
+def _not_a_command(intent: str, text: str) -> bool:
+    """A reply to an open question ("your full name?") that NLU read as a command or small talk ("Lisa
+    Haugen" as human_handoff) is still the answer, unless it has a command's words."""
+    return intent != "cancel" and not _COMMAND_WORDS.search(text)
+
+
+def changes_another_field(text: str, slot: str) -> bool:
+    """"change the address to ...", "the phone is ...": a correction of another fact, not this one's answer."""
+    named = [f for f in fields_named(text) if f != slot]
+    return bool(named) and (asks_a_change(text) or any(new_value(f, text) for f in named))
 
 
 def given(validate):
@@ -63,10 +82,10 @@ def given(validate):
 
 _UTTER = {"bot_challenge": "utter_iamabot", "thank": "utter_thank"}
 _ACTIONS = {"help": ActionHelp, "human_handoff": ActionHandoff, "out_of_scope": ActionOutOfScope,
-            "greet": ActionGreet, "more": ActionMore, "nlu_fallback": ActionClarify}
+            "greet": ActionGreet, "more": ActionMore, "nlu_fallback": ActionClarify, "ask_why": ActionWhy}
 #: besides every ask_<topic> intent, the intents that are a question or request of their own mid-form
 DIGRESSION_INTENTS = {"help", "human_handoff", "out_of_scope", "greet", "more", "bot_challenge", "thank",
-                      "nlu_fallback", "notify_burn"}
+                      "nlu_fallback", "notify_burn", "ask_why", "followup"}
 
 
 async def answer_digression(dispatcher, tracker, domain) -> List[EventType]:

@@ -10,7 +10,7 @@ from rasa_sdk.types import DomainDict
 
 from knowledge import NeedsClarification, handlers, when
 
-from . import common, parsing
+from . import common, dialogue, parsing
 from .form_base import FormValidator, given, takes_values
 from .numbers import first_number
 
@@ -23,10 +23,21 @@ class ValidateLicenseForm(FormValidator):
     def name(self) -> Text:
         return "validate_license_form"
 
+    async def run(self, dispatcher, tracker, domain):
+        """On the form's first turn the facts said earlier in the conversation count as said now ("we have 4
+        dogs" ... "how much to license them?")."""
+        events = dialogue.remember_facts(tracker)
+        if not tracker.get_slot("requested_slot"):
+            tracker = _with_context(tracker)
+        return events + list(await super().run(dispatcher, tracker, domain))
+
     async def required_slots(self, domain_slots, dispatcher, tracker, domain) -> List[Text]:
-        """The form's questions, and the day the dog turns 5 months only when the answer depends on it
+        """The form's questions, the day the dog came only when the late fee could depend on it (7.02-4's 30
+        days from acquiring), and the day the dog turns 5 months only when the answer depends on it
         (license_cost's data["needs"], 7.02-4 / 174.05(2))."""
         slots = list(domain_slots)
+        if tracker.get_slot("acquired") is None and not acquisition_matters(tracker):
+            slots.remove("acquired")
         if tracker.get_slot("licensable_age_on") or parsing.five_months_when(
                 common.entities(tracker, "when"), common.text_of(tracker)):
             return slots + ["licensable_age_on"]  # said already ("turns 5 months on Sept 10"): read it
@@ -69,6 +80,9 @@ class ValidateLicenseForm(FormValidator):
         if (parsing.names_a_dog(ents) and tracker.get_slot("dog_count") is None
                 and parsing.says_one_dog(common.text_of(tracker))):
             return {"dog_count": 1.0}
+        if tracker.get_slot("requested_slot") in ("dog_count", None) and tracker.get_slot("dog_count") is None \
+                and parsing.one_animal_meant(common.text_of(tracker)):
+            return {"dog_count": 1.0}  # "and if she's spayed?" answering "how many dogs?": one, spayed
         return {}
 
     async def extract_dogs_neutered(self, dispatcher, tracker, domain) -> Dict[Text, Any]:
@@ -95,20 +109,12 @@ class ValidateLicenseForm(FormValidator):
         return {}
 
     async def extract_service_dog(self, dispatcher, tracker, domain) -> Dict[Text, Any]:
-        if not takes_values(tracker, "service_dog"):
-            return {}
-        text = common.text_of(tracker)
-        if common.entity(tracker, "service_dog"):
-            return {"service_dog": parsing.service_dogs_said(text)}
-        if tracker.get_slot("requested_slot") == "service_dog":
-            intent = common.intent_of(tracker)
-            if intent == "deny" or parsing.says_none(text, nope=True):
-                return {"service_dog": "0"}
-            if intent == "affirm":
-                return {"service_dog": "1"}
-            n = first_number(text)
-            if n is not None:
-                return {"service_dog": str(n)}
+        """A service dog counts when said ("one is a guide dog"); it is not asked: none unless said (the
+        answer says that a service dog's license is free)."""
+        if common.entity(tracker, "service_dog") and takes_values(tracker, "service_dog"):
+            return {"service_dog": parsing.service_dogs_said(common.text_of(tracker))}
+        if tracker.get_slot("service_dog") is None and not tracker.get_slot("requested_slot"):
+            return {"service_dog": "0"}
         return {}
 
     async def extract_acquired(self, dispatcher, tracker, domain) -> Dict[Text, Any]:
@@ -122,14 +128,21 @@ class ValidateLicenseForm(FormValidator):
         if asked:
             if parsing.says_long_ago(text) or common.intent_of(tracker) == "deny":
                 return {"acquired": "long ago"}
+            ents = tracker.latest_message.get("entities", [])
+            if parsing.animals_counted(ents) or any(e["entity"] in ("neutered", "service_dog") for e in ents):
+                return {}  # "actually it's 3 dogs": a correction of another answer, not the day
             return {"acquired": f"got:{text}"}
         if parsing.says_had_long(text):
             return {"acquired": "long ago"}
         return {}
 
     async def extract_purchase_day(self, dispatcher, tracker, domain) -> Dict[Text, Any]:
+        """The day of buying when said ("if I buy it in May"), else today (the answer names the day, and a
+        follow-up such as "what if I buy it in July?" computes it again)."""
+        default = {} if tracker.get_slot("purchase_day") or tracker.get_slot("requested_slot") else {
+            "purchase_day": "today"}
         if not takes_values(tracker, "acquired", "purchase_day"):
-            return {}
+            return default
         text = common.text_of(tracker)
         asked = tracker.get_slot("requested_slot") == "purchase_day"
         e = parsing.when_after(common.entities(tracker, "when"), text, parsing.BUY_CUE, parsing.ACQUIRED_CUE, asked)
@@ -137,7 +150,7 @@ class ValidateLicenseForm(FormValidator):
             return {"purchase_day": str(e["value"])}
         if asked and text:
             return {"purchase_day": text}
-        return {}
+        return default
 
     # validation
     @given
@@ -205,6 +218,24 @@ class ValidateLicenseForm(FormValidator):
         return {"purchase_day": day.isoformat()}
 
 
+def acquisition_matters(tracker: Tracker) -> bool:
+    """Could the day the dog came change the late fee for the day of buying? Not when a dog kept since before
+    the year, one got on January 1 and one got that day all pay the same (in January, say); asked otherwise."""
+    day = tracker.get_slot("purchase_day")
+    if not day or not parsing.is_iso_date(str(day)):
+        return True
+    t = common.town()
+    on = date.fromisoformat(day)
+    verdicts = set()
+    for came in (None, date(on.year, 1, 1), on):
+        try:
+            answer = handlers.license_cost(t, on=on, acquired=came)
+        except (NeedsClarification, TypeError, ValueError):
+            return True
+        verdicts.add((answer.value or {}).get("late"))
+    return len(verdicts) > 1
+
+
 def license_inputs(tracker: Tracker) -> dict[str, Any]:
     """The form's slots as license_cost keyword arguments."""
     dogs = int(float(tracker.get_slot("dog_count") or 1))
@@ -240,20 +271,90 @@ class ActionAskLicensableAge(Action):
 
 
 class ActionLicenseAnswer(Action):
-    """The license cost for the form's answers (handlers.license_cost); the answers are then forgotten."""
+    """The license cost for the form's answers (handlers.license_cost); the form's slots are then cleared, and
+    the answers kept as the last question, for a follow-up ("and if she's spayed?") to change one."""
 
     def name(self) -> Text:
         return "action_license_answer"
 
     async def run(self, dispatcher, tracker, domain) -> List[EventType]:
         reset = [SlotSet(s, None) for s in LICENSE_SLOTS]
-        t = common.town()
         try:
-            answer = handlers.license_cost(t, **license_inputs(tracker))
-        except NeedsClarification as exc:
-            common.clarify(dispatcher, tracker, exc)
-            return reset
+            inputs = license_inputs(tracker)
         except (TypeError, ValueError):
             common.send_text(dispatcher, tracker, "Sorry, I lost track of your answers. Please ask again.")
             return reset
-        return common.send(dispatcher, tracker, answer) + reset
+        return send_cost(dispatcher, tracker, inputs) + reset
+
+
+def send_cost(dispatcher, tracker, inputs: dict) -> List[EventType]:
+    """Send license_cost for ``inputs`` and remember them as the last question."""
+    try:
+        answer = handlers.license_cost(common.town(), **inputs)
+    except NeedsClarification as exc:
+        common.clarify(dispatcher, tracker, exc)
+        return []
+    kept = {k: v.isoformat() if isinstance(v, date) else v for k, v in inputs.items()}
+    return common.send(dispatcher, tracker, answer) + [
+        SlotSet(dialogue.LAST_QUESTION, {"intent": "ask_license_cost", "inputs": kept})]
+
+
+def answer_again(dispatcher, tracker: Tracker, last: dict) -> List[EventType]:
+    """A follow-up of a license computed from the form's answers ("and if she's spayed?", "what about 3 dogs?",
+    "what if I buy it in July?"): computed again with the values the message changes."""
+    inputs = {k: date.fromisoformat(v) if k in _DAYS and v else v for k, v in (last.get("inputs") or {}).items()}
+    t = common.town()
+    try:
+        inputs = changed_inputs(inputs, dialogue.said_of(tracker), t, common.now(t))
+    except NeedsClarification as exc:
+        common.clarify(dispatcher, tracker, exc)
+        return []
+    return send_cost(dispatcher, tracker, inputs)
+
+
+_DAYS = ("on", "acquired", "moved_in", "licensable_age_on")
+
+
+def changed_inputs(inputs: dict, said, t, now) -> dict:
+    """license_cost's inputs with what a follow-up says instead: the number of dogs, how many are spayed or
+    neutered, service dogs, the day the dog came (or that it was long ago), the day of buying."""
+    out = dict(inputs)
+    text, ents = said.text, said.entities
+    dogs = parsing.animals_counted(ents).get("dog")
+    if dogs is None and any(e["entity"] == "count" for e in ents) and not parsing.animals_counted(ents):
+        dogs = first_number(text)  # "what about 3?"
+    if dogs:
+        out["dogs"] = dogs
+        out["service_dogs"] = min(out.get("service_dogs") or 0, dogs)
+        if out.get("neutered") is not None and out["neutered"] > dogs:
+            out["neutered"] = None
+    fixed = parsing.neutered_said(text)
+    entity = next((str(e["value"]) for e in ents if e["entity"] == "neutered"), None)
+    if fixed is None and entity and not parsing.neutered_mixed(text):
+        fixed = {"neutered": "all", "unneutered": "none"}[entity] if entity in ("neutered", "unneutered") else None
+    if fixed is not None:
+        n = out.get("dogs") or 1
+        out["neutered"] = n if fixed == "all" else 0 if fixed == "none" else min(int(fixed), n)
+    if any(e["entity"] == "service_dog" for e in ents):
+        out["service_dogs"] = min(int(parsing.service_dogs_said(text)), out.get("dogs") or 1)
+    whens = [e for e in ents if e["entity"] == "when"]
+    got = parsing.when_after(whens, text, parsing.ACQUIRED_CUE, parsing.BUY_CUE, asked=False)
+    if got is not None:
+        day = when.parse_day(str(got["value"]), t, now=now, prefer="past")
+        kind = "moved_in" if parsing.acquired_kind(text) == "moved" else "acquired"
+        out.update({"acquired": None, "moved_in": None, kind: day})
+    elif parsing.says_long_ago(text):
+        out.update({"acquired": None, "moved_in": None})
+    bought = parsing.when_after(whens, text, parsing.BUY_CUE, parsing.ACQUIRED_CUE, asked=got is None)
+    if bought is not None:
+        out["on"] = when.parse_day(str(bought["value"]), t, now=now, prefer="future")
+    return out
+
+
+def _with_context(tracker: Tracker) -> Tracker:
+    """The message with the facts said earlier that a license cost uses (never a follow-up reading: a license
+    question names its topic)."""
+    from .conversation import context_for, joined
+    said = dialogue.said_of(tracker)
+    context = context_for(dialogue.facts(tracker), "ask_license_cost", said)
+    return dialogue.with_message(tracker, joined(context, said)) if context is not None else tracker

@@ -462,8 +462,43 @@ def street_address(value: str) -> Optional[str]:
     except usaddress.RepeatedLabelError:
         tagged = {}
     if not (tagged.get("AddressNumber") and (tagged.get("StreetName") or tagged.get("StreetNamePreType"))):
-        return None
+        # a rural fire number ("W5678 Co Rd K", "S 1234 County Road B, apt 2"): a letter for the direction, the
+        # number, then the road, however the road is abbreviated
+        return address if _FIRE_NUMBER.match(address) else None
     return address
+
+
+_PLACE = re.compile(r"\b(?:\d+\s*(?:ft|feet|foot|yards?|yds?)\s+(?:away\s+)?from\s+(?:the|my|our)\s+[a-z]+|"
+                    r"(?:behind|beside|next to|near|in back of|back of|by|past|across from)\s+(?:the|my|our)\s+"
+                    r"[a-z]+(?:\s+(?:shed|barn|house|garage|field|pond|creek|yard|woods|pasture|building))?|"
+                    r"in (?:the|my|our) (?:back ?yard|backyard|field|pasture|woods|garden|front yard|side yard|"
+                    r"fire ?pit|burn barrel|north field|south field|east field|west field|driveway))", re.I)
+
+
+def place_in(text: str) -> Optional[str]:
+    """Where on the property, as said in a message about the burn ("a brush pile behind the barn, 100 feet from
+    the house" -> "behind the barn, 100 feet from the house"); None when it names no place."""
+    found = [m.group(0) for m in _PLACE.finditer(text or "")]
+    return ", ".join(found) if found else None
+
+
+def details_in(text: str) -> dict:
+    """Name and address listed with commas in one message ("burn notice: tom berg, N1234 Hwy 51, 608 555
+    0199"): {"name": ..., "address": ...} for those found."""
+    out: dict = {}
+    body = re.sub(r"^[^:]*:\s*", "", text or "") if ":" in (text or "")[:40] else text or ""
+    for part in (p.strip(" .") for p in body.split(",")):
+        if not part or phone_in(part):
+            continue
+        if "address" not in out and street_address(part):
+            out["address"] = part
+        elif "name" not in out and re.fullmatch(r"[A-Za-z][A-Za-z.'-]*(?:\s+[A-Za-z][A-Za-z.'-]*){1,3}", part) and \
+                not re.search(r"\b(burn|burning|fire|notice|notify|tomorrow|today|tonight|pile|brush|yard|"
+                              r"behind|morning|afternoon|at|the)\b", part, re.I):
+            out["name"] = part
+    return out
+
+_FIRE_NUMBER = re.compile(r"^\s*[NSEW]\s?\d{2,6}\s+[A-Za-z0-9].{1,60}$", re.I)
 
 
 def clean_place(value: str) -> Optional[str]:
@@ -520,6 +555,7 @@ def time_phrase(text: str, whens: Iterable[dict]) -> Optional[str]:
 
 _BURN_VERB = re.compile(r"\b(?:burn|burning|light|throw|torch)\b\s+(?:up\s+|off\s+)?(.*)", re.I)
 _OBJECT_END = re.compile(r"\b(?:at|in|on|into|behind|out|outside|near|with|from|this|next|tomorrow|tonight|today|"
+                         r"tonite|tnite|2nite|2night|tmrw|tmr|tmrow|tomorow|2day|2morrow|rn|asap|later|"
                          r"right|now|before|after|during|around|about|is|if|when|or|and then|to)\b|[,?.!;]", re.I)
 _PRONOUN = re.compile(r"^\s*(?:it|them|those|these|that|this|all of it|all of them)\b", re.I)
 _NOT_MATERIAL = {"a", "an", "the", "my", "our", "his", "her", "their", "some", "of", "pile", "piles", "bunch", "lot",
@@ -540,6 +576,32 @@ def names_a_material(text: str) -> bool:
         return True
     obj = _OBJECT_END.split(m.group(1), maxsplit=1)[0]
     return any(w not in _NOT_MATERIAL and len(w) > 2 for w in re.findall(r"[a-z]+", obj.lower()))
+
+
+def material_names(text: str, names: Iterable[Iterable[tuple]]) -> str:
+    """The material names of a town (materials.yml, as words) found in ``text``, in the resident's words and in
+    the order said, a name inside a longer one left out: "old tires and some painted wood" -> "tires and painted
+    wood"; "" when none."""
+    from knowledge.model import material_words
+    words = material_words(text)
+    raw = re.findall(r"[a-z0-9]+", (text or "").lower())
+    found = []
+    for group in names:
+        for name in group:
+            n = len(name)
+            found += [(i, i + n) for i in range(len(words) - n + 1) if words[i:i + n] == tuple(name)]
+    kept = sorted({f for f in found if not any(o[0] <= f[0] and f[1] <= o[1] and o != f for o in found)})
+    return " and ".join(" ".join(raw[a:b]) for a, b in kept) if len(raw) == len(words) else ""
+
+
+def burn_object(text: str) -> str:
+    """The words after "burn" up to a time, place or the end ("can i burn an old mattress tonight" -> "an old
+    mattress"); "" when none."""
+    m = _BURN_VERB.search(text or "")
+    if not m or _PRONOUN.match(m.group(1)):
+        return ""
+    obj = _OBJECT_END.split(m.group(1), maxsplit=1)[0]
+    return " ".join(re.findall(r"[A-Za-z0-9'-]+", obj)[:6])
 
 
 # ----------------------------------------------------------------------------------------- definitions
@@ -588,6 +650,17 @@ def distance_feet(text: str, away: bool = False) -> Optional[float]:
         feet = value * _FEET_PER[unit]
         return round(feet, 1) if feet != int(feet) else float(int(feet))
     return None
+
+
+def distances(text: str) -> list[dict]:
+    """Each distance said ("50 ft", "twenty feet") as an entity {"entity": "distance", "value": feet, "start",
+    "end"}, in the order said."""
+    out = []
+    for m in _DISTANCE.finditer(text or ""):
+        feet = distance_feet(m.group(0))
+        if feet is not None:
+            out.append({"entity": "distance", "value": feet, "start": m.start(), "end": m.end()})
+    return out
 
 
 def defined_term(text: str, terms: Iterable[str]) -> str:
@@ -656,6 +729,11 @@ def incident_kind(text: str, said: Iterable[str] = ()) -> Optional[str]:
     if _WILD.search(text or ""):
         return None
     return "bite"
+
+
+def names_an_exposure(text: str) -> bool:
+    """"a rabid skunk", "tested positive for rabies": contact with an animal that may have rabies."""
+    return bool(_EXPOSURE.search(text or ""))
 
 
 def asks_consequence(text: str) -> bool:
@@ -784,3 +862,30 @@ def confirmed_guess(ranking: list[dict], text: str) -> Optional[str]:
         return None
     best = ranked[0]["name"]
     return best if any(best in intents and reads(text) for intents, reads in _CONFIRMS) else None
+
+
+_SOURCE = re.compile(r"\b(?:which|what) (?:section|part|rule|law|ordinance|code)\b.*\b(?:that|this|it|says?)\b|"
+                     r"\b(?:source|says who|where does it say|show me the (?:law|rule|section|ordinance|code))\b",
+                     re.I)
+
+
+def asks_for_the_source(text: str) -> bool:
+    """"Which section is that?", "source?", "where does it say that?": the law behind the last answer, not a
+    section named by its number."""
+    return bool(_SOURCE.search(text or ""))
+
+
+_ONE_ANIMAL = re.compile(r"\b(?:she|he|it|her|him)(?:'?s)?\b|\bjust (?:the )?one\b|\bonly (?:the )?one\b", re.I)
+
+
+def one_animal_meant(text: str) -> bool:
+    """"she's spayed", "what if he is neutered", "just the one": one animal, though no number was said."""
+    return bool(_ONE_ANIMAL.search(text or ""))
+
+
+_WEATHER = re.compile(r"\b(wind\w*|gust\w*|breez\w*|dry|drought|red flag|blowing)\b", re.I)
+
+
+def names_weather(text: str) -> bool:
+    """"it's really windy today", "gusts like 35 mph", "so dry": weather that bears on a burn (7.12(4))."""
+    return bool(_WEATHER.search(text or ""))

@@ -52,10 +52,21 @@ def test_license_reply_by_text_to_the_question_asked():
                       slots={"requested_slot": "dog_count"}, active_loop="license_form")
     _, slots = run(ValidateLicenseForm(), tr, LICENSE_DOMAIN)
     assert slots["dog_count"] == 3.0
-    tr = make_tracker("no", "deny", slots={"requested_slot": "service_dog", "dog_count": 3.0,
-                                          "dogs_neutered": "all"}, active_loop="license_form")
+
+
+
+def test_service_dogs_are_counted_when_said_and_never_asked():
+    tr = make_tracker("how much is a license for 2 dogs", "ask_license_cost", [
+        ent("how much is a license for 2 dogs", "2", "count"), ent("how much is a license for 2 dogs", "dogs", "animal")],
+        active_loop="license_form")
     _, slots = run(ValidateLicenseForm(), tr, LICENSE_DOMAIN)
-    assert slots["service_dog"] == "0"
+    assert slots["service_dog"] == "0" and slots["purchase_day"] is not None
+    assert slots.get("requested_slot") != "service_dog"
+    text = "2 dogs, one is a guide dog"
+    tr = make_tracker(text, "ask_license_cost", [ent(text, "2", "count"), ent(text, "dogs", "animal"),
+                                                 ent(text, "guide dog", "service_dog")], active_loop="license_form")
+    _, slots = run(ValidateLicenseForm(), tr, LICENSE_DOMAIN)
+    assert slots["service_dog"] == "1"
 
 
 def test_license_answer_is_computed_and_slots_reset():

@@ -1,0 +1,382 @@
+"""What a conversation carries from one message to the next: the facts said so far, the last question answered
+and the last answer. Plain functions over text and entity lists (no Rasa), read by the actions.
+
+A message is kept as a ``Said``: its text and its entities (offsets into the text). A fact ("we have 4 dogs",
+"he bit her on March 3") is the clause of a message that holds it, with its kinds ("animals", "incident"); a later
+question on a topic that uses such a fact is answered as if the resident had said it again, in their own words,
+before the question (actions/conversation.yml `uses`). A follow-up ("and if she's spayed?", "what about 16?",
+"how long?") is the last question again with the new message's values put in place of the old ones and its
+remaining words added, answered on the last question's topic.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Iterable
+
+import yaml
+
+from . import parsing
+
+CONFIG = Path(__file__).with_name("conversation.yml")
+
+
+@lru_cache(maxsize=1)
+def config() -> dict:
+    data = yaml.safe_load(CONFIG.read_text())
+    return {"uses": {k: frozenset(v) for k, v in data["uses"].items()},
+            "topics": [(re.compile(r"\b(?:" + "|".join(g["words"].split()) + r")\b", re.I), frozenset(g["intents"]))
+                       for g in data["topic_words"]],
+            "filler": frozenset(data["filler"].split())}
+
+
+@dataclass
+class Said:
+    """A message, or the joined messages a question is answered from: text and entities (offsets into it)."""
+
+    text: str
+    entities: list = field(default_factory=list)
+
+    def as_dict(self) -> dict:
+        return {"text": self.text, "entities": self.entities}
+
+    @classmethod
+    def of(cls, value) -> "Said | None":
+        if isinstance(value, dict) and isinstance(value.get("text"), str):
+            return cls(value["text"], [e for e in value.get("entities") or [] if isinstance(e, dict)])
+        return None
+
+
+def _entity_copy(e: dict, shift: int) -> dict:
+    keep = {k: e[k] for k in ("entity", "value", "start", "end") if k in e}
+    keep["start"] = int(e.get("start", 0)) + shift
+    keep["end"] = int(e.get("end", 0)) + shift
+    return keep
+
+
+def joined(*parts: Said, sep: str = " ") -> Said:
+    """The parts one after the other, their entities moved to the joined text."""
+    text, ents = "", []
+    for part in parts:
+        if part is None or not part.text.strip():
+            continue
+        if text:
+            text = text.rstrip()
+            text += ("" if text[-1:] in ".?!;," else ".") + sep
+        shift = len(text)
+        text += part.text.strip()
+        lead = len(part.text) - len(part.text.lstrip())
+        ents += [_entity_copy(e, shift - lead) for e in part.entities]
+    return Said(text, ents)
+
+
+# ----------------------------------------------------------------------------------------------------- facts
+
+_CLAUSE_END = re.compile(r"[.;!?]+\s*|,\s+(?=(?:and\s+|but\s+|so\s+)?(?:how|what|when|can|could|do|does|is|are|"
+                         r"will|would|should|who|where|which|why|am i|may)\b)|\s+but\s+", re.I)
+_MOVE = re.compile(r"\b(mov(?:ed|ing|e)|relocat\w*|new (?:to|in) (?:town|the (?:town|city)))\b", re.I)
+_BORN = re.compile(r"\b(born|turn(?:s|ed)? (?:5|five) months|birthday)\b", re.I)
+_QUESTION_WORDS = re.compile(r"^\s*(?:how|what|when|can|could|do|does|is|are|will|would|should|who|where|which|why|"
+                             r"may)\b|\?\s*$", re.I)
+
+
+def clauses(said: Said) -> list[Said]:
+    """The message cut at sentence ends and before a question ("we have 4 dogs, how many are allowed?")."""
+    out, start = [], 0
+    for m in list(_CLAUSE_END.finditer(said.text)) + [None]:
+        end = m.start() if m else len(said.text)
+        stop = m.end() if m else len(said.text)
+        piece = said.text[start:end]
+        if piece.strip():
+            ents = [_entity_copy(e, -start) for e in said.entities if start <= e.get("start", -1) < end]
+            out.append(Said(piece, ents))
+        start = stop
+    return out
+
+
+def kinds_of(clause: Said) -> set[str]:
+    """The kinds of fact a clause states: "animals" (a count of animals), "animal", "neutered", "service",
+    "vaccinated", "incident", "acquired", "moved", "born", "bought", "time", "material", "distance", "day"."""
+    names = {e["entity"] for e in clause.entities}
+    text = clause.text
+    kinds = set()
+    if parsing.animals_counted(clause.entities):
+        kinds.add("animals")
+    elif names & {"animal", "service_dog"}:
+        kinds.add("animal")
+    for entity, kind in (("neutered", "neutered"), ("service_dog", "service"), ("vaccinated", "vaccinated"),
+                         ("material", "material")):
+        if entity in names:
+            kinds.add(kind)
+    if "incident" in names or parsing.names_an_exposure(text):
+        kinds.add("incident")
+    if "distance" in names:
+        kinds.add("distance")
+    if parsing.names_weather(text):
+        kinds.add("weather")
+    if "count" in names and not kinds & {"animals", "distance"}:
+        kinds.add("count")  # "sorry, 15": how many, of the animals the last question counted
+    if "when" in names and "incident" not in kinds:
+        whens = [e for e in clause.entities if e["entity"] == "when"]
+        if _BORN.search(text):
+            kinds.add("born")
+        elif _MOVE.search(text):
+            kinds.add("moved")
+        elif parsing.when_after(whens, text, parsing.ACQUIRED_CUE, parsing.BUY_CUE, asked=False) or (
+                _BOUGHT_A_DOG.search(text)):
+            kinds.add("acquired")
+        elif parsing.when_after(whens, text, parsing.BUY_CUE, parsing.ACQUIRED_CUE, asked=False):
+            kinds.add("bought")
+        elif any(_CLOCK.search(str(e.get("value", ""))) for e in whens):
+            kinds.add("time")
+        else:
+            kinds.add("day")
+    elif "when" not in names and parsing.says_had_long(text):
+        kinds.add("acquired")  # "had him since 2019", "we've had her for years"
+    return kinds
+
+
+_CLOCK = re.compile(r"\b\d{1,2}(?::\d\d)?\s*(?:am|pm|a\.m|p\.m|o'?clock)\b|\b(?:at|around|about|by) \d{1,2}\b|"
+                    r"noon|morning|afternoon|evening|tonight|tonite|night|dark|sunset|sunrise|dusk|dawn|weekend", re.I)
+_BOUGHT_A_DOG = re.compile(r"\bbought (?:a|an|our|my|the|this|that)\b(?!.*\blicen[cs])", re.I)
+
+
+def facts_in(said: Said) -> list[dict]:
+    """The facts a message states, each {"kinds": [...], "text", "entities"}: its clauses that hold one."""
+    out = []
+    for clause in clauses(said):
+        kinds = kinds_of(clause)
+        if kinds:
+            out.append({"kinds": sorted(kinds), **clause.as_dict()})
+    return out
+
+
+def kept(facts: Iterable[dict], new: Iterable[dict]) -> list[dict]:
+    """The session's facts after ``new``: a newer fact replaces the kinds it states in the older ones (a
+    correction, "actually 3 dogs"); an older fact left with no kind is dropped."""
+    new = list(new)
+    told = {k for f in new for k in f.get("kinds", ())}
+    out = []
+    for f in facts or []:
+        if not isinstance(f, dict):
+            continue
+        left = [k for k in f.get("kinds", ()) if k not in told]
+        if left:
+            out.append({**f, "kinds": left})
+    return (out + new)[-12:]
+
+
+def context_for(facts: Iterable[dict], intent: str, said: Said) -> Said | None:
+    """The facts said earlier that an answer to ``intent`` uses and ``said`` does not state itself, joined as the
+    resident said them; None when there are none."""
+    uses = config()["uses"]
+    own = {k for c in clauses(said) for k in kinds_of(c)}
+    for kind, also in (("animals", {"animal", "count"}), ("count", {"animals"}), ("time", {"day"}),
+                       ("day", {"time"})):
+        if kind in own:
+            own |= also
+    chosen = []
+    for f in facts or []:
+        kinds = [k for k in f.get("kinds", ()) if intent in uses.get(k, ()) and k not in own]
+        if kinds:
+            chosen.append(Said(f["text"], list(f.get("entities") or [])))
+    return joined(*chosen) if chosen else None
+
+
+# ------------------------------------------------------------------------------------------------- follow-ups
+
+_OPENER = re.compile(r"^\s*(?:and|also|so|ok(?:ay)?|what about|how about|what if|wat about|wht about|and if|if|"
+                     r"same|but)\b", re.I)
+_WORD = re.compile(r"[a-z0-9']+", re.I)
+
+
+def topics_named(text: str) -> frozenset:
+    """The intents whose topic the message names by its words (actions/conversation.yml `topic_words`)."""
+    out = frozenset()
+    for words, intents in config()["topics"]:
+        if words.search(text or ""):
+            out |= intents
+    return out
+
+
+def names_a_topic(text: str) -> bool:
+    return bool(topics_named(text))
+
+
+def supports(intent: str, text: str) -> bool:
+    """Do the message's words name ``intent``'s topic? A late-fee reading of "how late can it go?" (after a
+    bonfire) or a burning reading of a question about dogs is not supported by the words."""
+    return intent in topics_named(text)
+
+
+def residue(said: Said, drop: Iterable[dict] = ()) -> str:
+    """The message's words without the spans in ``drop`` and without filler: what it asks beyond its values."""
+    text = said.text
+    for e in sorted(drop, key=lambda e: -e["start"]):
+        text = text[:e["start"]] + " " + text[e["end"]:]
+    words = [w for w in _WORD.findall(text) if w.lower() not in config()["filler"]]
+    return " ".join(words)
+
+
+_CONDITION = re.compile(r"^\s*(?:and |but |so )?(?:what )?if\b|^\s*(?:and|but) (?:he|she|it|they|hes|shes|its)\b|"
+                        r"^\s*(?:oops|sorry|actually|correction|no wait|wait|i mean|i meant|no,)", re.I)
+_NEW_TOPIC = re.compile(r"\b(?:diff|different|another|other|new|unrelated|separate|next) (?:topic|question|q|thing|"
+                        r"subject)\b|\bchang\w* (?:the )?subject\b|\bone more question\b", re.I)
+
+
+def is_follow_up(said: Said, intent: str, last: Said | None, confidence: float = 0.0,
+                 last_intent: str | None = None) -> bool:
+    """A message that goes on from the last answer rather than asking a new question: the follow-up intent; a
+    condition or correction of it ("what if she's vaccinated?", "and if it bit someone", "sorry, 15"); or a
+    message that names no topic of its own and is short, opens like a follow-up ("and ...", "what about ...")
+    or was not read confidently as a new question."""
+    if last is None or _NEW_TOPIC.search(said.text):
+        return False
+    if intent == "followup" or _CONDITION.match(said.text):
+        return True
+    uses = config()["uses"]
+    named = topics_named(said.text)
+    same = not named or last_intent in named
+    if same and _OPENER.match(said.text) and any(last_intent in uses.get(k, ()) for c in clauses(said)
+                                                 for k in kinds_of(c)):
+        return True  # "and for a rabies exposure if he's not vaccinated?" after a quarantine answer
+    short = len(_WORD.findall(said.text)) <= 4
+    if named:  # "how long is it confined?" on the same topic; another topic's words start a new question
+        return short and same
+    if short or _OPENER.match(said.text):
+        return True
+    if intent in _NOT_GOING_ON:
+        return False
+    return not (intent.startswith("ask_") and confidence >= 0.8 and intent != last_intent and supports(intent,
+                                                                                                        said.text))
+
+
+#: intents that, said at length without a follow-up's opening, are their own request, not a follow-up
+_NOT_GOING_ON = {"out_of_scope", "greet", "goodbye", "thank", "help", "bot_challenge", "human_handoff", "cancel",
+                 "more", "notify_burn"}
+
+
+_REFERS = re.compile(r"\b(?:that|this|it|doing that|those|these)\b\s*\??\s*$|\bfor (?:that|this|it)\b", re.I)
+
+
+def refers_back(text: str) -> bool:
+    """"what's the fine for that?", "who enforces it?": a short question about what was just asked."""
+    return len(_WORD.findall(text or "")) <= 8 and bool(_REFERS.search(text or ""))
+
+
+def _pairs(said: Said) -> dict[int, dict]:
+    """For each count entity, the animal it counts (parsing.counted_animals)."""
+    out = {}
+    for n, animal in parsing.counted_animals(said.entities):
+        counts = [e for e in said.entities if e["entity"] == "count" and e["end"] <= animal["start"]]
+        if counts:
+            out[id(counts[-1])] = animal
+    return out
+
+
+def _target(last: Said, e: dict, new: Said) -> dict | None:
+    """The entity of the last question that ``e`` (of the follow-up) takes the place of, or None. A bare number
+    said after a question about a clock time is the hour ("tonight at 8" ... "i mean 9")."""
+    same = [x for x in last.entities if x["entity"] == e["entity"]]
+    if not same and e["entity"] == "count" and not any(x["entity"] == "animal" for x in new.entities):
+        hours = [x for x in last.entities if x["entity"] == "when" and re.search(r"\d", last.text[x["start"]:x["end"]])]
+        if len(hours) == 1 and not any(x["entity"] == "count" for x in last.entities):
+            m = re.search(r"\d{1,2}(?::\d\d)?", last.text[hours[0]["start"]:hours[0]["end"]])
+            start = hours[0]["start"] + m.start()
+            return {"entity": "count", "value": m.group(0), "start": start, "end": start + len(m.group(0)),
+                    "_in": hours[0]}
+    if not same:
+        return None
+    if e["entity"] == "count":
+        animal = _pairs(new).get(id(e))
+        pairs = _pairs(last)
+        if animal is not None:
+            kind = parsing.animal_of(animal)
+            match = [x for x in same if id(x) in pairs and parsing.animal_of(pairs[id(x)]) == kind]
+            return match[0] if match else None
+        return same[0]
+    if e["entity"] == "when" and len(same) > 1:
+        return None  # two days (got the dog / buy the license): which one changes is not said
+    return same[0]
+
+
+def merge(last: Said, new: Said) -> tuple[Said, str]:
+    """The last question with the follow-up's values in place of the old ones and its other words added, and
+    what the follow-up asks beyond its values (its residue: "how long", "the fee"; "" when only values)."""
+    text, ents = last.text, [dict(e) for e in last.entities]
+    replaced = []
+    for e in sorted(new.entities, key=lambda e: e["start"]):
+        target = _target(Said(text, ents), e, new)
+        if target is None:
+            continue
+        value = new.text[e["start"]:e["end"]]
+        shift = len(value) - (target["end"] - target["start"])
+        text = text[:target["start"]] + value + text[target["end"]:]
+        inside = target.pop("_in", None)
+        for x in ents:
+            if x is target:
+                continue
+            if x is inside:  # the hour inside a time: the time's span grows or shrinks with it
+                x["end"] += shift
+                x["value"] = text[x["start"]:x["end"]]
+            elif x["start"] >= target["end"]:
+                x["start"] += shift
+                x["end"] += shift
+        if inside is None:
+            target.update({"value": e.get("value"), "end": target["start"] + len(value)})
+        replaced.append(e)
+    rest = residue(new, replaced)
+    merged = Said(text, ents)
+    if rest:
+        keep = [e for e in new.entities if e not in replaced]
+        merged = joined(merged, Said(new.text, keep))
+    return merged, rest
+
+
+# --------------------------------------------------------------------------------------------- acknowledging
+
+def noted(facts: list[dict]) -> str:
+    """"Noted: 4 dogs, spayed or neutered: all." in the assistant's words (never the resident's message)."""
+    parts = []
+    for f in facts:
+        said = Said(f["text"], f.get("entities") or [])
+        for kind in f["kinds"]:
+            part = _kind_words(kind, said)
+            if part and part not in parts:
+                parts.append(part)
+    return "Noted: " + "; ".join(parts) + "." if parts else "Noted."
+
+
+def _kind_words(kind: str, said: Said) -> str | None:
+    ents = said.entities
+    if kind == "animals":
+        counted = parsing.animals_counted(ents)
+        return " and ".join(f"{n} {a if n == 1 else _plural(a)}" for a, n in counted.items())
+    values = {e["entity"]: str(e.get("value", "")) for e in ents}
+    if kind == "animal":
+        return f"a {values.get('animal') or 'dog'}" if "animal" in values else "a service dog"
+    if kind == "neutered":
+        return "spayed or neutered" if values.get("neutered") == "neutered" else "not spayed or neutered"
+    if kind == "vaccinated":
+        return "vaccinated" if values.get("vaccinated") == "vaccinated" else "not vaccinated"
+    if kind == "service":
+        return "a service dog"
+    if kind == "material":
+        return "burning " + " and ".join(e["value"] for e in ents if e["entity"] == "material")
+    if kind == "weather":
+        return "the weather"
+    if kind == "distance":
+        feet = parsing.distance_feet(said.text)
+        return f"{feet:g} feet" if feet is not None else None
+    when = " ".join(str(e["value"]).strip(" ,.;") for e in ents if e["entity"] == "when")
+    return {"incident": "a " + (parsing.incident_kind(said.text, [values.get("incident", "")]) or "bite")
+                        + (f" {when}" if when else ""),
+            "acquired": f"you got the dog {when}" if when else "you have had the dog a long time",
+            "moved": f"the move {when}", "born": f"the birthday {when}", "bought": f"buying the license {when}",
+            "time": f"the time {when}", "day": when or None}.get(kind)
+
+
+def _plural(animal: str) -> str:
+    return animal if animal.endswith("s") else animal + "s"

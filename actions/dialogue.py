@@ -1,0 +1,118 @@
+"""The conversation's memory in Rasa's slots, and the question a message asks given what came before.
+
+Slots (bot/domain/conversation.yml): ``facts`` (the facts said this session, actions/conversation.py), and
+``last_question`` ({"intent", "text", "entities"} of the question last answered, or {"intent", "inputs"} for a
+license computed from the form's answers) and ``last_answer`` ({"topic", "lead", "sources", "details"}, set by
+common.send). Rasa's session expiry ends them (bot/domain/intents.yml session_config).
+"""
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+
+from rasa_sdk import Tracker
+from rasa_sdk.events import SlotSet
+
+from . import common, parsing
+from .conversation import Said, context_for, facts_in, is_follow_up, joined, kept, merge, refers_back
+
+FACTS, LAST_QUESTION, LAST_ANSWER = "facts", "last_question", "last_answer"
+
+
+def said_of(tracker: Tracker) -> Said:
+    """The latest message as a Said (a "/intent" payload has no words), with its distances ("25 ft") as entities
+    too, so that a correction of one takes its place."""
+    text = common.text_of(tracker)
+    ents = [e for e in tracker.latest_message.get("entities") or [] if isinstance(e.get("start"), int)]
+    if not any(e.get("entity") == "distance" for e in ents):
+        found = parsing.distances(text)  # "about 30 ft": a distance, not a time or a count
+        ents = [e for e in ents if not (e["entity"] in ("count", "when") and any(
+            d["start"] < e["end"] and e["start"] < d["end"] for d in found))] + found
+    return Said(text, sorted(ents, key=lambda e: e["start"]))
+
+
+def with_message(tracker: Tracker, said: Said, intent: str | None = None, aspect: str | None = None) -> Tracker:
+    """A copy of ``tracker`` whose latest message is ``said`` (its intent ``intent``): what every reader of the
+    message (answers.answer_for, the forms' extractors) then reads. ``aspect``: the words a follow-up asks with,
+    which choose the rule of the topic that leads."""
+    latest = copy.deepcopy(tracker.latest_message)
+    latest["text"] = said.text
+    latest["entities"] = said.entities
+    if intent:
+        latest["intent"] = {**(latest.get("intent") or {}), "name": intent}
+    if aspect:
+        latest["aspect"] = aspect
+    return Tracker(tracker.sender_id, tracker.slots, latest, tracker.events, tracker.is_paused(),
+                   tracker.followup_action, tracker.active_loop, tracker.latest_action_name)
+
+
+def last_question(tracker: Tracker) -> dict | None:
+    value = tracker.get_slot(LAST_QUESTION)
+    return value if isinstance(value, dict) and value.get("intent") else None
+
+
+def facts(tracker: Tracker) -> list[dict]:
+    value = tracker.get_slot(FACTS)
+    return [f for f in value if isinstance(f, dict)] if isinstance(value, list) else []
+
+
+def remember_facts(tracker: Tracker) -> list:
+    """The latest message's facts added to the session's (a newer fact of a kind replaces the older)."""
+    new = facts_in(said_of(tracker))
+    return [SlotSet(FACTS, kept(facts(tracker), new))] if new else []
+
+
+@dataclass
+class Turn:
+    """The question to answer: its intent, a tracker whose latest message is that question (with the facts said
+    earlier that it uses), whether it goes on from the last answer, and the slot events that remember it."""
+
+    intent: str
+    tracker: Tracker
+    follow_up: bool = False
+    events: list = field(default_factory=list)
+    last: dict | None = None
+
+
+def read(tracker: Tracker, intent: str) -> Turn:
+    """The question ``tracker``'s latest message asks: a follow-up of the last question ("how long?", "and for
+    3 dogs?") asks it again with the new values; a new question gets the facts said earlier that its topic uses."""
+    said = said_of(tracker)
+    last = last_question(tracker)
+    before = Said.of(last) if last else None
+    events = remember_facts(tracker)
+    confidence = float((tracker.latest_message.get("intent") or {}).get("confidence") or 0.0)
+    if last and is_follow_up(said, intent, before if before else Said(""), confidence, last["intent"]):
+        if before is None:  # the last answer was computed from the form's answers (inputs), not a message
+            return Turn(last["intent"], tracker, True, events, last)
+        merged, aspect = merge(before, said)
+        return Turn(last["intent"], with_message(tracker, merged, last["intent"], aspect or None), True, events,
+                    last)
+    context = context_for(facts(tracker), intent, said)
+    if before is not None and refers_back(said.text):
+        context = joined(context, before) if context is not None else before  # "what's the fine for that?"
+    if context is not None:
+        return Turn(intent, with_message(tracker, joined(context, said), intent), False, events, last)
+    return Turn(intent, tracker, False, events, last)
+
+
+def asked(turn: Turn, events: list | None = None) -> list:
+    """Remember the question just answered, as asked (with its context) and on the topic the answer gave
+    ("do cats need a permit?" is answered from the license topic: a follow-up asks that again)."""
+    message = turn.tracker.latest_message
+    topic = next((e["value"].get("topic") for e in reversed(events or []) if e.get("event") == "slot"
+                  and e.get("name") == LAST_ANSWER and isinstance(e.get("value"), dict)), None)
+    asked_topic = common.town().topics.get(turn.intent[4:])
+    intent = f"ask_{topic}" if topic and asked_topic is not None and not asked_topic.covered else turn.intent
+    return [SlotSet(LAST_QUESTION, {"intent": intent, "text": message.get("text") or "",
+                                    "entities": [{k: e[k] for k in ("entity", "value", "start", "end") if k in e}
+                                                 for e in message.get("entities") or []]})]
+
+
+def guessed(tracker: Tracker) -> list:
+    """A statement noted without an answer ("my neighbor's dog killed 2 of my hens yesterday") is kept as the
+    last question on the topic the classifier ranked first, so that "what can I do?" goes on from it."""
+    ranked = [r for r in tracker.latest_message.get("intent_ranking") or [] if str(r.get("name")).startswith("ask_")]
+    if not ranked or float(ranked[0].get("confidence") or 0) < 0.3:
+        return []
+    return asked(Turn(ranked[0]["name"], tracker))
