@@ -380,11 +380,13 @@ def _load_definitions(path: Path, sections) -> dict[str, Definition]:
     f = _File(path)
     found: dict[str, Definition] = {}
     for i, raw in enumerate(f.listing(f.data, "(top)")):
-        d = f.mapping(raw, f"[{i}]", {"term", "words", "section", "quote"}, {"see"})
+        d = f.mapping(raw, f"[{i}]", {"term", "words", "section", "quote"}, {"see", "lead"})
         term = f.text(d["term"], f"[{i}].term")
         words = tuple(f.text(w, f"{term}.words") for w in f.listing(d["words"], f"{term}.words"))
         see = _cite(f, sections, d["see"], f"{term}.see") if d.get("see") is not None else None
-        entry = Definition(term, words, _cite(f, sections, {"section": d["section"], "quote": d["quote"]}, term), see)
+        lead = " ".join(f.text(d.get("lead"), f"{term}.lead", True).split())
+        entry = Definition(term, words, _cite(f, sections, {"section": d["section"], "quote": d["quote"]}, term), see,
+                           lead)
         for word in (term, *words):
             key = term_key(word)
             if key in found and found[key].term != term:

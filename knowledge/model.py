@@ -183,6 +183,8 @@ class Definition:
     words: tuple[str, ...]
     citation: Citation
     see: Citation | None = None  # the section the definition points to ("has the meaning given in ...")
+    #: the definition in one shorter sentence, for a lead, where its first sentence is too long for one
+    lead: str = ""
 
 
 def term_key(text: str) -> str:

@@ -447,7 +447,9 @@ def _lead(town, moment, start, end, day, rise, set_, daylight, blocked, match, p
         return _cited(f"No: that is {side}. {r.lead or town.render(r.text, day)}", r.citation)
     if match is not None and match.kind == "not_listed":
         r = rule("prohibited_materials", "not_listed")
-        return _cited(f"{match.said[:40]}: {town.render(r.lead or r.text, day)}", r.citation)
+        words = town.render(r.lead or r.text, day)
+        said = _cited(f"{match.said}: {words}", r.citation)  # the resident's words whole, or none of them
+        return said if len(said) <= LEAD_LIMIT else _cited(words, r.citation)
     r = rule("burning_rules", "yes_conditions")
     condition = town.render(r.text, day).rstrip(".")
     if parts:  # an order covers part of the time asked about (7.10(4)); the rest of its daylight is open
