@@ -143,8 +143,8 @@ _GAP_KINDS = (  # (kind, words that mark it, the plain line); the first that mat
     ("penalty", r"forfeiture|penalt|fine",
      "The penalty amounts are in a part of the code our copy doesn't include - the Clerk can tell you."),
     ("fee", r"\bfees?\b|amounts?\b|\btax\b|\$|cost",
-     "Part of this fee is set by the Town and isn't in our copy of the code - the Clerk can tell you the exact "
-     "amount."),
+     "Part of this fee is set by {fees_set_by} and isn't in our copy of the code - the Clerk can tell you the "
+     "exact amount."),
     ("state", r"Wis\. ?Stat|Sec\. 1\d\d|state law|statute",
      "Some state laws this rule refers to aren't in our copy - the Clerk can tell you what they require."),
     ("table", r"table",
@@ -163,8 +163,11 @@ def gap_kind(what: str) -> tuple[str, str]:
 
 
 def gap_lines(answer: Answer) -> list[str]:
-    """The answer's gaps (its "Our copy of the code has a gap: ..." caveats) in plain words, one line per kind."""
-    lines = [gap_kind(c[len(GAP_PREFIX):])[1] for c in answer.caveats if c.startswith(GAP_PREFIX)]
+    """The answer's gaps (its "Our copy of the code has a gap: ..." caveats) in plain words, one line per kind;
+    who sets a missing fee is the town's word (``data["fees_set_by"]``, from its town.yml)."""
+    who = answer.data.get("fees_set_by") or "the local government"
+    lines = [gap_kind(c[len(GAP_PREFIX):])[1].format(fees_set_by=who) for c in answer.caveats
+             if c.startswith(GAP_PREFIX)]
     return list(dict.fromkeys(lines))
 
 

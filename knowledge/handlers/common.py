@@ -16,7 +16,8 @@ def use(answer: Answer, town: Town, name: str, day: date) -> Any:
     answer.cite(p.reference)
     v = p.at(day)
     if v is not None and v.source:
-        answer.caveats.append(f"{p.description}: {p.format(v.value)} from the Town's fee schedule ({v.source}).")
+        answer.caveats.append(f"{p.description}: {p.format(v.value)} from the {town.municipality}'s fee schedule "
+                              f"({v.source}).")
     return None if v is None else v.value
 
 
@@ -91,6 +92,10 @@ def ask_clerk(town: Town) -> str:
 
 
 def add_gaps(answer: Answer, town: Town, topic: str) -> None:
+    """The gaps of our copy that bear on ``topic``, as caveats; who sets a missing fee is the town's own word
+    (town.yml `fees_set_by`), for render.gap_lines."""
+    if town.gaps_for(topic):
+        answer.data.setdefault("fees_set_by", town.fees_set_by)
     for gap in town.gaps_for(topic):
         text = f"Our copy of the code has a gap: {gap.what}"
         if text not in answer.caveats:
