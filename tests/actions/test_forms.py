@@ -160,8 +160,8 @@ def test_the_form_offers_the_part_of_a_day_an_order_leaves_open():
                                                   requested_slot="burn_date"), BURN_DOMAIN)
     assert slots["burn_date"] == "2026-07-03", texts(d)
     for said, refused in (("at 7:30am", True), ("at 8am", False), ("at 9am", False)):
-        d, slots = run(ValidateBurnForm(), burn_reply(said, entities=[ent(said, said, "when")], requested_slot="burn_time",
-                                                      burn_date="2026-07-03"), BURN_DOMAIN)
+        d, slots = run(ValidateBurnForm(), burn_reply(said, entities=[ent(said, said, "when")],
+                                                      requested_slot="burn_time", burn_date="2026-07-03"), BURN_DOMAIN)
         assert (slots["burn_time"] is None) is refused, (said, slots, texts(d))
         if refused:
             assert "from 8:00 a.m. CDT (when the order ends) until sunset (8:38 p.m. CDT)" in texts(d)[0]

@@ -170,8 +170,10 @@ def test_an_order_ending_at_8_leaves_monday_open_from_8_until_sunset_for_every_q
     for instant, open_ in ((_at(7, 59), False), (_at(8), True), (_at(15), True), (_at(16, 30), False)):
         allowed, morning, day, window = _answers(orders, instant)
         assert allowed is open_ and window.value["open_at"] is open_, instant
-    assert morning.value["allowed"] and "only from 8:00 a.m. CST (when the order ends) until 11:59 a.m. CST" in morning.result
-    assert day.value["allowed"] and "only from 8:00 a.m. CST (when the order ends) until sunset (4:22 p.m. CST)" in day.result
+    assert morning.value["allowed"]
+    assert "only from 8:00 a.m. CST (when the order ends) until 11:59 a.m. CST" in morning.result
+    assert day.value["allowed"]
+    assert "only from 8:00 a.m. CST (when the order ends) until sunset (4:22 p.m. CST)" in day.result
     assert window.value["allowed"] and window.value["open"] == [(_at(8), window.value["sunset"])]
     assert "from 8:00 a.m. (when the order ends) to sunset, 4:22 p.m." in window.lead
 
@@ -181,10 +183,9 @@ def test_an_order_starting_at_8_leaves_monday_open_from_sunrise_until_8_for_ever
     for instant, open_ in ((_at(7), False), (_at(7, 30), True), (_at(7, 59), True), (_at(8), False), (_at(12), False)):
         allowed, morning, day, window = _answers(orders, instant)
         assert allowed is open_ and window.value["open_at"] is open_, instant
-    assert morning.value["allowed"] and "only from sunrise (7:14 a.m. CST) until 8:00 a.m. CST (when the order begins)" \
-        in morning.result
-    assert day.value["allowed"] and "only from sunrise (7:14 a.m. CST) until 8:00 a.m. CST (when the order begins)" \
-        in day.result
+    opening = "only from sunrise (7:14 a.m. CST) until 8:00 a.m. CST (when the order begins)"
+    assert morning.value["allowed"] and opening in morning.result
+    assert day.value["allowed"] and opening in day.result
     assert window.value["allowed"] and window.value["open"] == [(window.value["sunrise"], _at(8))]
 
 

@@ -150,9 +150,9 @@ def _burning_answers(t):
     tz = ZoneInfo(t.timezone)
     now = datetime(2026, 7, 2, 10, tzinfo=tz)
     names = [" ".join(g.names[0]) for groups in (t.materials or {}).values() for g in groups]  # one a group
-    orders = ([], [BurningOrder(True, start=datetime(2026, 7, 3, 8, tzinfo=tz), end=datetime(2026, 7, 3, 12, tzinfo=tz))],
-              [BurningOrder(True, start=datetime(2026, 7, 1, 8, tzinfo=tz), end=datetime(2026, 7, 4, 12, tzinfo=tz))],
-              [BurningOrder(True, start=datetime(2026, 7, 3, 14, tzinfo=tz))])
+    at = lambda day, hour: datetime(2026, 7, day, hour, tzinfo=tz)  # noqa: E731
+    orders = ([], [BurningOrder(True, start=at(3, 8), end=at(3, 12))],
+              [BurningOrder(True, start=at(1, 8), end=at(4, 12))], [BurningOrder(True, start=at(3, 14))])
     for phrase in ("now", "tonight", "tomorrow", "saturday", "this weekend", "this week", "tomorrow morning",
                    "tomorrow at 6am", "tomorrow at 11am", "tomorrow at 3pm", "after dark", "tomorrow evening",
                    "tomorrow 6 to 8 in the morning", "tomorrow from 7pm to 10pm"):
