@@ -332,7 +332,7 @@ def burning(town: Town, *, at: datetime | Moment, order: BurningOrder | None = N
     answer.result = _result(town, moment, start, end, day, rise, set_, daylight, overlaps, blocked, match, allowed,
                             parts, in_force)
     answer.lead = _lead(town, moment, start, end, day, rise, set_, daylight, blocked, match, parts, in_force)
-    if blocked:
+    if blocked and (end is None or end.date() == day):  # the rest of the day asked about, not the next one's
         _open_later(answer, town, all_orders, end or start)
     _rule_steps(answer, town, day)
     for topic in ("burning_hours", "prohibited_materials", "burning_rules", "burning_penalties"):
