@@ -36,9 +36,10 @@ def asked_how_to_notify(tracker: Tracker) -> bool:
             and parsing.asks_how_to_notify(common.text_of(tracker) or ""))
 
 
-def burn_window(t, day: date):
-    """(sunrise, sunset, order_active, answer) for ``day``: blocked only by an order in force on that day."""
-    answer = handlers.burn_window(t, day=day, orders=common.burning_orders(t))
+def burn_window(t, day: date, at: datetime | None = None):
+    """(sunrise, sunset, closed all day, answer) for ``day`` from knowledge's burn_window: the daylight less the
+    orders in force; with ``at``, answer.value["open_at"] says whether that time is open."""
+    answer = handlers.burn_window(t, day=day, orders=common.burning_orders(t), at=at)
     v = answer.value or {}
     return v.get("sunrise"), v.get("sunset"), not v.get("allowed", True), answer
 
@@ -220,13 +221,10 @@ class ValidateBurnForm(FormValidator):
         if not day_iso or not parsing.is_iso_date(str(day_iso)):
             return {"burn_time": at.strftime("%H:%M")}
         day = date.fromisoformat(day_iso)
-        rise, set_, _, _ = burn_window(t, day)
         start = datetime.combine(day, at, tz)
-        if rise and set_ and not (rise <= start <= set_):
-            common.send_text(dispatcher, tracker,
-                             f"On {when.words_for_day(day)} burning is allowed only between sunrise "
-                             f"({when.words_for_time(rise)}) and sunset ({when.words_for_time(set_)}) (7.11). "
-                             "What time will you start?")
+        window = burn_window(t, day, at=start)[3]
+        if window.value and not window.value["open_at"]:
+            common.send_text(dispatcher, tracker, f"{window.data['hours']} What time will you start?")
             return {"burn_time": None}
         if start < common.now(t):
             common.send_text(dispatcher, tracker, "That time has already passed today. What time will you start?")
@@ -388,10 +386,10 @@ class ActionSubmitBurn(Action):
             common.send_text(dispatcher, tracker, "Sorry, I could not save your notification just now, so the Fire "
                              f"Department has NOT been notified. Please call: {t.fire_department or t.clerk}.")
             return reset
-        _, set_, _, _ = burn_window(t, day)
+        window = burn_window(t, day, at=start)[3]
         common.send_text(dispatcher, tracker,
                          f"Saved. Your burn notification reference is {record.reference}: burning on "
                          f"{when.words_for_day(day)} at about {when.words_for_time(start)}. Quote it if the Fire "
-                         f"Department asks. Burn only until sunset ({when.words_for_time(set_)}), attend the fire, "
+                         f"Department asks. Burn only until {window.data.get('until', 'sunset')}, attend the fire, "
                          "and check for a no-burning order before you light it.")
         return reset

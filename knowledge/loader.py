@@ -380,11 +380,13 @@ def _load_definitions(path: Path, sections) -> dict[str, Definition]:
     f = _File(path)
     found: dict[str, Definition] = {}
     for i, raw in enumerate(f.listing(f.data, "(top)")):
-        d = f.mapping(raw, f"[{i}]", {"term", "words", "section", "quote"}, {"see"})
+        d = f.mapping(raw, f"[{i}]", {"term", "words", "section", "quote"}, {"see", "lead"})
         term = f.text(d["term"], f"[{i}].term")
         words = tuple(f.text(w, f"{term}.words") for w in f.listing(d["words"], f"{term}.words"))
         see = _cite(f, sections, d["see"], f"{term}.see") if d.get("see") is not None else None
-        entry = Definition(term, words, _cite(f, sections, {"section": d["section"], "quote": d["quote"]}, term), see)
+        lead = " ".join(f.text(d.get("lead"), f"{term}.lead", True).split())
+        entry = Definition(term, words, _cite(f, sections, {"section": d["section"], "quote": d["quote"]}, term), see,
+                           lead)
         for word in (term, *words):
             key = term_key(word)
             if key in found and found[key].term != term:
@@ -414,6 +416,10 @@ def _contact(f: _File, raw: Any, key: str, hours: str = "") -> Contact:
                    f.text(c.get("hours"), f"{key}.hours", True).strip() or hours)
 
 
+#: the kinds of Wisconsin municipality a town.yml may name (its `municipality:`)
+MUNICIPALITIES = ("Town", "City", "Village")
+
+
 def load_town(key: str, root: Path | None = None) -> Town:
     """Load and check one town's folder; ``root`` is the knowledge folder (tests pass broken copies)."""
     root = Path(root) if root else ROOT
@@ -422,13 +428,15 @@ def load_town(key: str, root: Path | None = None) -> Town:
     folder = root / "towns" / key
     f = _File(folder / "town.yml")
     t = f.mapping(f.data, "(top)", {"name", "short_name", "county", "state", "timezone", "latitude",
-                                    "longitude", "code_name", "clerk"},
+                                    "longitude", "code_name", "clerk", "municipality", "fees_set_by"},
                   {"fire_department", "website", "scope", "office_hours"})
     try:
         from zoneinfo import ZoneInfo
         ZoneInfo(t["timezone"])
     except Exception:
         raise f.fail("timezone", f"unknown time zone {t['timezone']!r}") from None
+    if t["municipality"] not in MUNICIPALITIES:
+        raise f.fail("municipality", f"must be one of {', '.join(MUNICIPALITIES)}")
     for axis, limit in (("latitude", 90), ("longitude", 180)):
         if not isinstance(t[axis], (int, float)) or abs(t[axis]) > limit:
             raise f.fail(axis, f"must be a number within ±{limit}")
@@ -460,7 +468,8 @@ def load_town(key: str, root: Path | None = None) -> Town:
         clerk=clerk,
         fire_department=_contact(f, t["fire_department"], "fire_department") if t.get("fire_department") else None,
         office_hours=clerk.hours, code_title=meta["title"],
-        code_name=t["code_name"], numbering_note=meta["numbering_note"],
+        code_name=t["code_name"], municipality=t["municipality"],
+        fees_set_by=f.text(t["fees_set_by"], "fees_set_by"), numbering_note=meta["numbering_note"],
         ocr_corrections=meta["ocr_corrections"], sections=all_sections, parameters=params, topics=topics,
         gaps=gaps, materials=materials, scope=scope, definitions=definitions)
 

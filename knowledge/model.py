@@ -183,6 +183,8 @@ class Definition:
     words: tuple[str, ...]
     citation: Citation
     see: Citation | None = None  # the section the definition points to ("has the meaning given in ...")
+    #: the definition in one shorter sentence, for a lead, where its first sentence is too long for one
+    lead: str = ""
 
 
 def term_key(text: str) -> str:
@@ -235,6 +237,10 @@ class Town:
     office_hours: str  # the clerk's hours (clerk.hours in town.yml)
     code_title: str
     code_name: str  # used in citations: "Dunkirk Code"
+    #: how answers name the municipality (town.yml): "Town", "City" or "Village" ("the City's fee schedule")
+    municipality: str = "Town"
+    #: who sets the amounts the code leaves to a fee schedule or resolution: "the Common Council by resolution"
+    fees_set_by: str = ""
     numbering_note: str = ""
     ocr_corrections: tuple[dict, ...] = ()
     sections: dict[str, Section] = field(default_factory=dict)

@@ -1,7 +1,7 @@
 """Answers in parts for the channels: the lead first, then the details on request (issue #11).
 
-- ``lead(answer)``: the one or two sentences (at most 160 characters) that answer the question asked; the
-  handler's ``Answer.lead`` when set, else derived here, in this one place, from ``result``.
+- ``lead(answer)``: the one or two whole sentences (at most 160 characters) that answer the question asked;
+  the handler's ``Answer.lead`` when set, else derived here, in this one place, from ``result``.
 - ``payload(answer)``: the answer as parts, {"lead", "rest", "steps", "sources", "gaps", "caveats"}; the
   action server sends it as a custom message and each channel (web chat, SMS) renders it. Paging is the SMS
   layer's (web/text.py), nowhere else.
@@ -102,17 +102,26 @@ def _short_ref(c: Citation) -> str:
     return c.ref if c.section.code.startswith("Wisconsin") else f"Sec. {c.ref}"
 
 
+def _whole(text: str, limit: int) -> tuple[str, str]:
+    """(head, rest): as many whole sentences of ``text`` as fit in ``limit`` characters, never fewer than one:
+    a lead is never cut mid-sentence (a first sentence longer than the limit is kept whole)."""
+    sents = sentences(text)
+    head = sents[0] if sents else ""
+    for i, s in enumerate(sents[1:], 1):
+        if len(f"{head} {s}") > limit:
+            return head, " ".join(sents[i:])
+        head = f"{head} {s}"
+    return head, ""
+
+
 def lead(answer: Answer) -> str:
-    """The lead: ``answer.lead`` when a handler set it, else the first sentence(s) of ``result`` that fit in
-    160 characters (cut on a clause boundary as a last resort), with the first source's section in short form
-    when it fits and the words do not already name a section."""
+    """The lead: ``answer.lead`` when a handler set it, else the first whole sentence(s) of ``result`` that fit
+    in 160 characters, with the first source's section in short form when it fits and the words do not
+    already name a section. A lead is whole sentences, never one cut mid-phrase (handlers write a shorter
+    lead where their result's first sentence is too long; tests/knowledge/test_leads.py checks every one)."""
     if answer.lead:
-        return answer.lead if len(answer.lead) <= LEAD_MAX else fit(answer.lead, LEAD_MAX)[0]
-    head, rest = fit(answer.result, LEAD_MAX)
-    if rest and not head.rstrip().endswith((".", "!", "?")):
-        head = head.rstrip(" ,;:-") + "..."
-        if len(head) > LEAD_MAX:
-            head = fit(head[:-3], LEAD_MAX - 3)[0].rstrip(" ,;:-") + "..."
+        return answer.lead if len(answer.lead) <= LEAD_MAX else _whole(answer.lead, LEAD_MAX)[0]
+    head, _ = _whole(answer.result, LEAD_MAX)
     if answer.citations and not re.search(r"\d+\.\d+", head):
         cited = f"{head} ({_short_ref(answer.citations[0])})"
         if len(cited) <= LEAD_MAX:
@@ -124,10 +133,7 @@ def rest(answer: Answer) -> str:
     """What ``result`` says beyond the lead (it follows the lead in the details)."""
     if answer.lead:
         return "" if answer.result.strip() == answer.lead.strip() else answer.result.strip()
-    head, remainder = fit(answer.result, LEAD_MAX)
-    if remainder and not head.rstrip().endswith((".", "!", "?")):
-        return answer.result.strip()  # the lead cut a sentence: the details give the result whole
-    return remainder
+    return _whole(answer.result, LEAD_MAX)[1]
 
 
 _GAP_KINDS = (  # (kind, words that mark it, the plain line); the first that matches wins
@@ -137,8 +143,8 @@ _GAP_KINDS = (  # (kind, words that mark it, the plain line); the first that mat
     ("penalty", r"forfeiture|penalt|fine",
      "The penalty amounts are in a part of the code our copy doesn't include - the Clerk can tell you."),
     ("fee", r"\bfees?\b|amounts?\b|\btax\b|\$|cost",
-     "Part of this fee is set by the Town and isn't in our copy of the code - the Clerk can tell you the exact "
-     "amount."),
+     "Part of this fee is set by {fees_set_by} and isn't in our copy of the code - the Clerk can tell you the "
+     "exact amount."),
     ("state", r"Wis\. ?Stat|Sec\. 1\d\d|state law|statute",
      "Some state laws this rule refers to aren't in our copy - the Clerk can tell you what they require."),
     ("table", r"table",
@@ -157,8 +163,11 @@ def gap_kind(what: str) -> tuple[str, str]:
 
 
 def gap_lines(answer: Answer) -> list[str]:
-    """The answer's gaps (its "Our copy of the code has a gap: ..." caveats) in plain words, one line per kind."""
-    lines = [gap_kind(c[len(GAP_PREFIX):])[1] for c in answer.caveats if c.startswith(GAP_PREFIX)]
+    """The answer's gaps (its "Our copy of the code has a gap: ..." caveats) in plain words, one line per kind;
+    who sets a missing fee is the town's word (``data["fees_set_by"]``, from its town.yml)."""
+    who = answer.data.get("fees_set_by") or "the local government"
+    lines = [gap_kind(c[len(GAP_PREFIX):])[1].format(fees_set_by=who) for c in answer.caveats
+             if c.startswith(GAP_PREFIX)]
     return list(dict.fromkeys(lines))
 
 

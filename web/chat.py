@@ -8,6 +8,8 @@ import re
 
 from flask import Blueprint, abort, current_app, jsonify, render_template, request, url_for
 
+from knowledge import offer
+
 from . import contacts, get_store, get_town
 from records.failure_log import record_failure
 from .rasa import PAYLOAD, BotMessage, Button, RasaUnavailable, clean_user_text, send
@@ -21,15 +23,6 @@ api = Blueprint("chat_api", __name__, url_prefix="/chat/api")
 MAX_TEXT = 500
 #: the ids new_conversation() issues are URL-safe tokens
 CONVERSATION_ID = re.compile(r"[A-Za-z0-9_-]{1,80}")
-
-#: Suggested first questions: sent as the resident's own words (never as an intent).
-STARTERS = [
-    ("Dog license cost", "How much is a dog license?"),
-    ("Can I burn today?", "Can I burn brush today?"),
-    ("A dog bit someone", "A dog bit someone. What happens now?"),
-    ("Notify a burn", "I want to notify the fire department of a burn"),
-]
-
 
 def section_numbers() -> tuple[str, ...]:
     try:
@@ -74,23 +67,23 @@ def render_messages(messages: list[BotMessage]) -> list[dict]:
 def unavailable_message() -> BotMessage:
     clerk, fire = contacts()
     try:
-        who = get_town().contact_line()
+        town = get_town()
+        who = town.contact_line()
     except Exception:
-        who = f"Town Clerk: {clerk}"
+        town, who = None, f"Town Clerk: {clerk}"
     return BotMessage(text=("Sorry, the assistant is not answering right now. Please try again in a few minutes, "
-                            f"or contact the {who}. To notify a burn, contact {fire}."))
+                            f"or contact the {who}. {offer.unavailable(town, fire)}").strip())
 
 
 def greeting() -> BotMessage:
+    """The first message: what the town's code covers (knowledge/offer.yml), with starter questions on those
+    topics only, sent as the resident's own words (never as an intent)."""
     try:
-        name = get_town().name
+        town = get_town()
     except Exception:
         log.exception("knowledge base did not load")
-        name = "town"
-    return BotMessage(
-        text=(f"Hello! I answer questions about the {name}'s animal and open-burning ordinances, "
-              "and I take burn notifications. Type a question or choose a topic."),
-        buttons=[Button(title, text) for title, text in STARTERS])
+        return BotMessage(text="Hello! I answer questions about the local ordinances. Type a question.")
+    return BotMessage(text=offer.greeting(town), buttons=[Button(s.title, s.ask) for s in offer.starters(town)])
 
 
 # ---- pages -------------------------------------------------------------------------------------------
@@ -100,7 +93,9 @@ def greeting() -> BotMessage:
 @bp.get("/chat")
 def page():
     embed = request.args.get("embed") == "1"
-    return render_template("chat/page.html", town=get_town(), embed=embed)
+    town = get_town()
+    return render_template("chat/page.html", town=town, embed=embed, subjects=offer.subjects(town),
+                           examples=offer.examples(town))
 
 
 @bp.get("/widget.js")

@@ -15,6 +15,8 @@ from flask import Blueprint, Response, abort, current_app, request
 from twilio.request_validator import RequestValidator
 from twilio.twiml.messaging_response import MessagingResponse
 
+from knowledge import offer
+
 from . import contacts, get_store, get_town
 from records.failure_log import describe, record_failure
 from .keys import sms_sender_id
@@ -67,10 +69,9 @@ def webhook_url(public_url: str) -> str:
 
 
 def help_text() -> str:
+    """HELP: what the town's code covers and whom to contact (knowledge/offer.yml), one SMS."""
     clerk, fire = contacts()
-    text = (f"{get_town().short_name} ordinance assistant: ask about dogs, animals or open burning. "
-            f"Clerk: {clerk}. Burn notifications: {fire}. Msg&data rates may apply. Reply STOP to opt out.")
-    return sms_pages(text)[0]
+    return sms_pages(offer.sms_help(get_town(), clerk, fire))[0]
 
 
 def stop_text() -> str:
@@ -85,7 +86,12 @@ def start_text() -> str:
 
 def unavailable_text() -> str:
     clerk, fire = contacts()
-    return sms_pages(f"Sorry, the assistant can't answer right now. To notify a burn, contact {fire}. "
+    try:
+        town = get_town()
+    except Exception:
+        town = None
+    services = offer.unavailable(town, fire)
+    return sms_pages(f"Sorry, the assistant can't answer right now. {services + ' ' if services else ''}"
                      f"Your message is saved for the Clerk ({clerk}).")[0]
 
 

@@ -9,7 +9,7 @@ NR 429.04. A town whose code has no burning rules (Mequon) gets "not covered" an
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
@@ -142,6 +142,29 @@ def _in_force(all_orders: list[BurningOrder], start: datetime, end: datetime | N
     return [o for o in all_orders if o.overlaps(start, end)]
 
 
+def open_parts(parts: list[tuple[datetime, datetime]], orders: list[BurningOrder]) -> list[tuple[datetime, datetime]]:
+    """``parts`` (the daylight of the time asked about) less every moment an order is in force: 7.10(4) forbids
+    burning only while an order is in effect, so the rest of the daylight window (7.11) stays open. An order
+    is in force from its start until (not at) its end; a part that shrinks to nothing is dropped. The parts
+    keep the time zone of ``parts`` (the town's)."""
+    for o in orders:
+        if not o.active:
+            continue
+        kept = []
+        for a, b in parts:
+            if o.start is None and o.end is None:
+                continue
+            if (o.end is not None and o.end <= a) or (o.start is not None and o.start > b):
+                kept.append((a, b))
+                continue
+            if o.start is not None and o.start > a:
+                kept.append((a, o.start.astimezone(a.tzinfo)))
+            if o.end is not None and o.end < b:
+                kept.append((o.end.astimezone(b.tzinfo), b))
+        parts = kept
+    return [(a, b) for a, b in parts if a < b]
+
+
 def _at(town: Town, t: datetime) -> str:
     local = t.astimezone(ZoneInfo(town.timezone))
     return f"{words_for_time(local)} on {words_for_day(local.date())}"
@@ -172,15 +195,69 @@ def _order_end(all_orders: list[BurningOrder], at: datetime) -> datetime | None:
     return t
 
 
-def _order_step(answer: Answer, town: Town, in_force: list[BurningOrder], day: date) -> bool:
-    """The no-burning order's step; True when an order is in force for the time asked about."""
+def _order_step(answer: Answer, town: Town, in_force: list[BurningOrder], day: date) -> None:
+    """The no-burning order's step: the orders in force at some moment of the time asked about, or none."""
     if in_force:
         recorded = "; ".join(order_words(town, o) for o in in_force)
         _step(answer, town, "no_burning_order", "order_in_effect", day,
               before=f"Recorded: an order {recorded}. ")
-        return True
-    _step(answer, town, "no_burning_order", "no_order_recorded", day)
-    return False
+    else:
+        _step(answer, town, "no_burning_order", "no_order_recorded", day)
+
+
+def _from(town: Town, t: datetime, orders: list[BurningOrder], short: bool = False) -> str:
+    """Words for where an open part begins: at sunrise, when an order ends (7.10(4)), or at the time asked."""
+    rise, _ = sun_times(town, t.date())
+    clock = _clock(t) if short else words_for_time(t)
+    if t == rise:
+        return f"sunrise, {clock}," if short else f"sunrise ({clock})"
+    if any(o.end == t for o in orders):
+        return f"{clock} (when the order ends)"
+    return clock
+
+
+def _until(town: Town, t: datetime, orders: list[BurningOrder], short: bool = False) -> str:
+    """Words for where an open part ends: at sunset, when an order begins, or at the end of the time asked."""
+    _, set_ = sun_times(town, t.date())
+    clock = _clock(t) if short else words_for_time(t)
+    if t == set_:
+        return f"sunset, {clock}" if short else f"sunset ({clock})"
+    if any(o.start == t for o in orders):
+        return f"{clock} (when the order begins)"
+    return clock
+
+
+def _open_words(town: Town, parts: list[tuple[datetime, datetime]], orders: list[BurningOrder],
+                short: bool = False, days: bool = False) -> str:
+    """"from 8:00 a.m. CDT (when the order ends) until sunset (8:37 p.m. CDT)" for each open part, with its
+    day when the parts lie on more than one day or ``days`` (the time asked about spans several)."""
+    several = days or len({a.date() for a, _ in parts}) > 1
+    to = "to" if short else "until"
+    return " and ".join(f"from {_from(town, a, orders, short)} {to} {_until(town, b, orders, short)}"
+                        + (f" on {words_for_day(a.date()).split(',')[0] if short else words_for_day(a.date())}"
+                           if several else "") for a, b in parts)
+
+
+def _in_force_words(o: BurningOrder, start: datetime, end: datetime) -> str:
+    """Short words for the part of [start, end] order ``o`` covers: "until 12:00 p.m. Saturday", "from 2:00 p.m.
+    Saturday", "10:00 a.m. to 12:00 p.m. Saturday"."""
+    day = lambda t: words_for_day(t.date()).split(",")[0]  # noqa: E731
+    begins = o.start is not None and o.start > start
+    ends = o.end is not None and o.end < end
+    o = replace(o, start=o.start and o.start.astimezone(start.tzinfo), end=o.end and o.end.astimezone(start.tzinfo))
+    if begins and ends:
+        return (f"{_clock(o.start)} to {_clock(o.end)} {day(o.end)}" if o.start.date() == o.end.date() else
+                f"{day(o.start)} {_clock(o.start)} to {day(o.end)} {_clock(o.end)}")
+    if ends:
+        return f"until {_clock(o.end)} {day(o.end)}"
+    return f"from {_clock(o.start)} {day(o.start)}" if begins else "throughout"
+
+
+def _later_today(town: Town, all_orders: list[BurningOrder], after: datetime) -> list[tuple[datetime, datetime]]:
+    """The open parts of the rest of ``after``'s day (its daylight less the orders in force)."""
+    rise, set_ = sun_times(town, after.date())
+    start = max(after, rise)
+    return open_parts([(start, set_)], _in_force(all_orders, start, set_)) if start < set_ else []
 
 
 def _rule_steps(answer: Answer, town: Town, day: date) -> None:
@@ -196,7 +273,8 @@ def burning(town: Town, *, at: datetime | Moment, order: BurningOrder | None = N
     """May the resident burn ``material`` (their words, or None) at ``at``: an aware datetime, or a Moment
     from knowledge.when (an instant, or an interval from ``start`` to ``end`` such as an evening or a night)?
 
-    ``orders``: the dated no-burning orders the records hold (any in force at a moment of ``at`` forbids it);
+    ``orders``: the dated no-burning orders the records hold: one in force at the instant asked forbids it; of
+    an interval, the daylight the orders leave is open (7.10(4) forbids burning only while one is in effect);
     ``order``: one order as before (in force whenever ``active`` if it has no ``start``).
 
     ``value``: allowed (True; False; None when the material's rule leaves it open), in_hours, order_active,
@@ -221,7 +299,12 @@ def burning(town: Town, *, at: datetime | Moment, order: BurningOrder | None = N
     _step(answer, town, "burning_hours", "daylight_only", day,
           before=f"I understood: {said}. On {words_for_day(day)}, sunrise is {words_for_time(rise)} and "
                  f"sunset {words_for_time(set_)}. ")
-    blocked = _order_step(answer, town, _in_force(_orders(order, orders), start, end), day)
+    all_orders = _orders(order, orders)
+    in_force = _in_force(all_orders, start, end)
+    _order_step(answer, town, in_force, day)
+    # 7.10(4) forbids burning only while an order is in effect: of an interval, the daylight it leaves is open
+    parts = open_parts(overlaps, in_force) if end is not None and in_force else []
+    blocked = bool(in_force) and not parts
     match = material_rule(town, material) if material and str(material).strip() else None
     if daylight != "all" and not (moment.kind == "day" and daylight == "some"):
         early = start < rise if end is None else end <= rise
@@ -246,8 +329,11 @@ def burning(town: Town, *, at: datetime | Moment, order: BurningOrder | None = N
         allowed = True
     answer.value = {"allowed": allowed, "in_hours": in_hours, "order_active": blocked,
                     "material_ok": material_ok, "material_kind": None if match is None else match.kind}
-    answer.result = _result(town, moment, start, end, day, rise, set_, daylight, overlaps, blocked, match, allowed)
-    answer.lead = _lead(town, moment, start, end, day, rise, set_, daylight, blocked, match)
+    answer.result = _result(town, moment, start, end, day, rise, set_, daylight, overlaps, blocked, match, allowed,
+                            parts, in_force)
+    answer.lead = _lead(town, moment, start, end, day, rise, set_, daylight, blocked, match, parts, in_force)
+    if blocked and (end is None or end.date() == day):  # the rest of the day asked about, not the next one's
+        _open_later(answer, town, all_orders, end or start)
     _rule_steps(answer, town, day)
     for topic in ("burning_hours", "prohibited_materials", "burning_rules", "burning_penalties"):
         add_gaps(answer, town, topic)
@@ -275,8 +361,24 @@ def _span(overlaps: list[tuple[datetime, datetime]], rise: datetime, set_: datet
                                   for a, b in overlaps) + ", the daylight hours"
 
 
-def _result(town, moment, start, end, day, rise, set_, daylight, overlaps, blocked, match, allowed) -> str:
-    """The answer's first sentence: the strongest reason first (order, material, hours), the law's words."""
+def _open_later(answer: Answer, town: Town, all_orders: list[BurningOrder], after: datetime) -> None:
+    """An order that ends later the same day, before sunset: the result and, when it fits, the lead say from
+    when burning is open again that day (the instant, the interval and the window agree)."""
+    later = _later_today(town, all_orders, after)
+    if not later:
+        return
+    answer.result += f" Later that day burning is not forbidden by the order: {_open_words(town, later, all_orders)}."
+    a, b = later[0]
+    short = f" Open again from {_clock(a)} " + ("until sunset." if b == sun_times(town, a.date())[1] else
+                                                  f"to {_clock(b)}.")
+    if len(answer.lead) + len(short) <= LEAD_LIMIT:
+        answer.lead += short
+
+
+def _result(town, moment, start, end, day, rise, set_, daylight, overlaps, blocked, match, allowed,
+            parts=(), in_force=()) -> str:
+    """The answer's first sentence: the strongest reason first (order, material, hours), the law's words.
+    ``parts``: the open parts an order covering only part of the time asked about leaves (7.10(4))."""
     when_words = _when_words(moment, start, day)
     what = f"{match.said} " if match is not None else ""
     rule = lambda topic, name: town.render(_rule(town, topic, name).text, day)  # noqa: E731
@@ -289,15 +391,19 @@ def _result(town, moment, start, end, day, rise, set_, daylight, overlaps, block
         side = (f"before sunrise ({words_for_time(rise)})" if early else f"after sunset ({words_for_time(set_)})")
         return (f"No, you may not burn {what}{when_words}: that is {side}. "
                 f"{rule('burning_hours', 'daylight_only')} {rule('burning_hours', 'after_sunset_exception')}")
+    within = "within" if daylight == "all" and not parts else "partly within"
     if match is not None and match.kind == "conditional":
         return (f"It depends on the {match.said}: " + " ".join(g.rule for g in match.groups)
-                + " The time itself is " + ("within" if daylight == "all" else "partly within")
-                + " the hours when burning is allowed.")
+                + f" The time itself is {within} the hours when burning is allowed.")
     if match is not None and match.kind == "not_listed":
         return (f"I can't confirm that you may burn {match.said}: it is not named in the lists of materials we "
-                f"hold. Ask the {town.contact_line()} first. The time itself is "
-                + ("within" if daylight == "all" else "partly within") + " the hours when burning is allowed.")
+                f"hold. Ask the {town.contact_line()} first. The time itself is {within} the hours when burning "
+                "is allowed.")
     conditions = rule("burning_rules", "yes_conditions")
+    if parts:  # an order covers part of the time asked about: the rest of its daylight is open
+        return (f"Yes, you may burn {what}{when_words}, but only "
+                f"{_open_words(town, parts, in_force, days=end.date() > start.date())}, {conditions} "
+                f"{rule('burning_hours', 'after_sunset_exception')}")
     if moment.kind == "day":
         return (f"Yes, you may burn {what}on {words_for_day(day)} between sunrise ({words_for_time(rise)}) and "
                 f"sunset ({words_for_time(set_)}), {conditions} {rule('burning_hours', 'after_sunset_exception')}")
@@ -311,14 +417,16 @@ LEAD_LIMIT = 160  # GSM-7 characters: one SMS segment
 
 
 def _cited(text: str, citation) -> str:
-    return f"{text.rstrip('.')} ({rules.short_ref(citation)})."
+    """``text`` with the section in short form before its period ("8:37 p.m." keeps its own)."""
+    body = text if text.endswith(("a.m.", "p.m.")) else text.rstrip(".")
+    return f"{body} ({rules.short_ref(citation)})."
 
 
 def _first_sentence(text: str) -> str:
     return text.split(". ")[0].rstrip(".")
 
 
-def _lead(town, moment, start, end, day, rise, set_, daylight, blocked, match) -> str:
+def _lead(town, moment, start, end, day, rise, set_, daylight, blocked, match, parts=(), in_force=()) -> str:
     """One or two sentences that answer "may I burn?": the decision, the time that bounds it, the condition,
     the section. Every statement of law comes from the town's rules; this only picks and shortens."""
     rule = lambda topic, name: _rule(town, topic, name)  # noqa: E731
@@ -339,9 +447,13 @@ def _lead(town, moment, start, end, day, rise, set_, daylight, blocked, match) -
         return _cited(f"No: that is {side}. {r.lead or town.render(r.text, day)}", r.citation)
     if match is not None and match.kind == "not_listed":
         r = rule("prohibited_materials", "not_listed")
-        return _cited(f"{match.said[:40]}: {town.render(r.lead or r.text, day)}", r.citation)
+        words = town.render(r.lead or r.text, day)
+        said = _cited(f"{match.said}: {words}", r.citation)  # the resident's words whole, or none of them
+        return said if len(said) <= LEAD_LIMIT else _cited(words, r.citation)
     r = rule("burning_rules", "yes_conditions")
     condition = town.render(r.text, day).rstrip(".")
+    if parts:  # an order covers part of the time asked about (7.10(4)); the rest of its daylight is open
+        return _lead_open_parts(town, moment, start, end, day, parts, in_force, r, condition)
     if moment.kind == "day":
         when = f"{words_for_day(day).split(',')[0]} from sunrise ({_clock(rise)}) to sunset ({_clock(set_)})"
     elif end is not None and end.date() > start.date():  # "this weekend", "this week": several days
@@ -359,6 +471,21 @@ def _lead(town, moment, start, end, day, rise, set_, daylight, blocked, match) -
     return text if len(text) <= LEAD_LIMIT else _cited(f"Yes: {when}, {condition.split(' and ')[0]}", r.citation)
 
 
+def _lead_open_parts(town, moment, start, end, day, parts, in_force, r, condition) -> str:
+    """The "yes" lead when an order covers part of the time asked about: the open parts when they fit in a
+    lead, else the daylight less the orders' times; always whole sentences."""
+    several = end.date() > start.date()
+    label = ("tonight" if moment.kind == "evening" else (moment.said or "").split(" (")[0] or "then" if several
+             else words_for_day(day).split(",")[0])
+    hours = ", sunrise to sunset" if several or moment.kind == "day" else ""
+    spans = "; ".join(_in_force_words(o, start, end) for o in in_force)
+    whens = (f"{label} only {_open_words(town, parts, in_force, short=True, days=several)}",
+             f"{label}{hours}, except during the order ({spans})",
+             f"{label}{hours}, except while an order is in force")
+    leads = [_cited(f"Yes: {w}, {c}", r.citation) for w in whens for c in (condition, condition.split(" and ")[0])]
+    return next((x for x in leads if len(x) <= LEAD_LIMIT), leads[-1])
+
+
 def _lower(text: str) -> str:
     """A rule's sentence continuing a lead: "A no-burning order ..." -> "a no-burning order ..."."""
     return text[:1].lower() + text[1:] if text[1:2].islower() or text[1:2] == " " else text
@@ -370,9 +497,16 @@ def _clock(moment: datetime) -> str:
 
 
 def burn_window(town: Town, *, day: date, order: BurningOrder | None = None,
-                orders: list[BurningOrder] | None = None) -> Answer:
-    """Sunrise-to-sunset window on ``day`` for the burn-notification form, from the town's burning rules;
-    not allowed when an order is in force at any moment of that window."""
+                orders: list[BurningOrder] | None = None, at: datetime | None = None) -> Answer:
+    """When on ``day`` burning is open, for the burn-notification form: the sunrise-to-sunset window of the
+    town's burning rules less every moment a no-burning order is in force (7.10(4) forbids burning only while
+    one is); closed only when orders cover all of it. ``at``: a time the resident gave, checked the same way.
+
+    ``value``: sunrise, sunset, allowed (some part of the day is open), orders (in force that day), open (the
+    open parts, [(start, end)]), open_at (``at`` lies in one; None without ``at``). ``data``: hours (a sentence
+    saying when burning is open that day, for the form), until (words for the end of the open part ``at`` is
+    in: "sunset (8:37 p.m. CDT)", "2:00 p.m. CST (when the order begins)").
+    """
     day = a_day(day, "day")
     if not town.topics["burning_hours"].covered:
         return not_covered(town, "burning_hours", day)
@@ -382,17 +516,43 @@ def burn_window(town: Town, *, day: date, order: BurningOrder | None = None,
                   before=f"On {words_for_day(day)}, sunrise is {words_for_time(rise)} and sunset "
                          f"{words_for_time(set_)}. ")
     _step(answer, town, "burning_hours", "after_sunset_exception", day)
-    in_force = _in_force(_orders(order, orders), rise, set_)
-    blocked = _order_step(answer, town, in_force, day)
-    answer.value = {"sunrise": rise, "sunset": set_, "allowed": not blocked, "orders": in_force}
+    all_orders = _orders(order, orders)
+    in_force = _in_force(all_orders, rise, set_)
+    _order_step(answer, town, in_force, day)
+    parts = open_parts([(rise, set_)], in_force)
+    blocked = not parts
+    cut = bool(in_force) and not blocked
+    open_at = None if at is None else (rise <= at <= set_ and not _in_force(all_orders, at))
+    answer.value = {"sunrise": rise, "sunset": set_, "allowed": not blocked, "orders": in_force, "open": parts,
+                    "open_at": open_at}
     daylight = _rule(town, "burning_hours", "daylight_only")
-    answer.lead = (_cited(f"No: {_lower(town.render(_rule(town, 'no_burning_order', 'order_in_effect').text, day))}",
-                          _rule(town, "no_burning_order", "order_in_effect").citation) if blocked else
-                   _cited(f"{words_for_day(day).split(',')[0]}: burning only from sunrise, {_clock(rise)}, to sunset, "
-                          f"{_clock(set_)}", daylight.citation))
+    order_rule = _rule(town, "no_burning_order", "order_in_effect")
+    weekday = words_for_day(day).split(",")[0]
+    if blocked:
+        answer.lead = _cited(f"No: {_lower(town.render(order_rule.text, day))}", order_rule.citation)
+    elif cut:
+        answer.lead = _cited(f"{weekday}: burning only {_open_words(town, parts, in_force, short=True)}",
+                             daylight.citation)
+        if len(answer.lead) > LEAD_LIMIT:
+            spans = "; ".join(_in_force_words(o, rise, set_) for o in in_force)
+            answer.lead = _cited(f"{weekday}: burning only from sunrise, {_clock(rise)}, to sunset, {_clock(set_)}, "
+                                 f"except during the order ({spans})", daylight.citation)
+    else:
+        answer.lead = _cited(f"{weekday}: burning only from sunrise, {_clock(rise)}, to sunset, {_clock(set_)}",
+                             daylight.citation)
     answer.result = (f"On {words_for_day(day)}, sunrise is {words_for_time(rise)} and sunset {words_for_time(set_)}. "
-                     + (town.render(_rule(town, "no_burning_order", "order_in_effect").text, day)
-                        if blocked else hours))
+                     + (town.render(order_rule.text, day) if blocked else
+                        f"Burning is open only {_open_words(town, parts, in_force)}. {hours} "
+                        f"{town.render(order_rule.text, day)}" if cut else hours))
+    refs = rules.short_ref(daylight.citation) + (f", {rules.short_ref(order_rule.citation)}" if cut else "")
+    answer.data["hours"] = (
+        f"No burning is allowed on {words_for_day(day)}. {town.render(order_rule.text, day)} "
+        f"({rules.short_ref(order_rule.citation)})." if blocked else
+        f"On {words_for_day(day)} burning is allowed only "
+        + (f"{_open_words(town, parts, in_force)} ({refs})." if cut else
+           f"between sunrise ({words_for_time(rise)}) and sunset ({words_for_time(set_)}) ({refs})."))
+    if open_at:
+        answer.data["until"] = next(_until(town, b, in_force) for a, b in parts if a <= at <= b)
     add_contact(answer, town)
     return answer
 

@@ -16,7 +16,8 @@ def use(answer: Answer, town: Town, name: str, day: date) -> Any:
     answer.cite(p.reference)
     v = p.at(day)
     if v is not None and v.source:
-        answer.caveats.append(f"{p.description}: {p.format(v.value)} from the Town's fee schedule ({v.source}).")
+        answer.caveats.append(f"{p.description}: {p.format(v.value)} from the {town.municipality}'s fee schedule "
+                              f"({v.source}).")
     return None if v is None else v.value
 
 
@@ -43,28 +44,32 @@ LEAD_LIMIT = 160  # GSM-7 characters: one SMS segment
 _REF = re.compile(r"\((Wis\. [^()]*|[0-9][0-9.\-]*)(\([^()]*\))*[a-z]?\)")
 
 
-def lead_from_result(answer: Answer, prefer: Citation | None = None, limit: int = LEAD_LIMIT) -> str:
-    """A lead cut from the answer's own result: the longest run of its first sentences (or clauses) that fits
-    in one SMS segment, with the section in short form if the words kept do not already name one."""
+def lead_from_result(answer: Answer, prefer: Citation | None = None, limit: int = LEAD_LIMIT,
+                     shorter: tuple[str, ...] = ()) -> str:
+    """A lead cut from the answer's own result: the longest run of its first whole sentences that fits in one
+    SMS segment, else the first of ``shorter`` (the handler's shorter wordings of the first sentence) that fits,
+    else the first sentence's opening statement (before its colon, semicolon or dash); with the section in
+    short form if the words kept do not already name one. Never a sentence cut mid-phrase: when nothing fits,
+    the shortest whole candidate is the lead (the tests keep every handler's leads within the limit)."""
     from ..rules import short_ref
     text = " ".join(answer.result.split())
     sentences = re.split(r"(?<=[.?!])\s+(?=[A-Z])", text)
     candidates = [" ".join(sentences[:i]) for i in range(len(sentences), 0, -1)]
+    candidates += [" ".join(s.split()) for s in shorter]
     first = sentences[0].rstrip(".")
     for sep in ("; ", " — ", ": "):
         if sep in first:
             candidates.append(first.split(sep)[0])
     ref = prefer or (answer.citations[0] if answer.citations else None)
-    tail = ""
+    leads = []
     for c in candidates:
         c = c.rstrip()
         tail = "" if _REF.search(c) or ref is None else f" ({short_ref(ref)})."
         c = f"{c.rstrip('.')}{tail}" if tail else c if c.endswith((".", "?", "!")) else c + "."
         if len(c) <= limit:
             return c
-    body = candidates[-1].rstrip().rstrip(".")
-    room = limit - len(tail) - 3
-    return body[:room].rsplit(" ", 1)[0].rstrip(",;:") + "..." + tail.rstrip(".") + ("." if tail else "")
+        leads.append(c)
+    return min(leads, key=len)
 
 
 def with_lead(handler):
@@ -87,6 +92,10 @@ def ask_clerk(town: Town) -> str:
 
 
 def add_gaps(answer: Answer, town: Town, topic: str) -> None:
+    """The gaps of our copy that bear on ``topic``, as caveats; who sets a missing fee is the town's own word
+    (town.yml `fees_set_by`), for render.gap_lines."""
+    if town.gaps_for(topic):
+        answer.data.setdefault("fees_set_by", town.fees_set_by)
     for gap in town.gaps_for(topic):
         text = f"Our copy of the code has a gap: {gap.what}"
         if text not in answer.caveats:

@@ -287,12 +287,13 @@ def license_cost(town: Town, *, on: date, dogs: int = 1, neutered: int | None = 
     option_name = {"individual": "individual licenses", "multiple": "a multiple dog license"}[chosen]
     answer.value = {"total": round(total, 2), "exact": exact_total, "late": rule.late, "option": option_name,
                     "late_fee": late_fee, "half": half, "scenarios": scenarios}
-    answer.result = _result(town, on, dogs, taxed, total, exact_total, chosen, individual_words, rule.late,
-                            late_fee, rates_exact)
+    facts = (town, on, dogs, taxed, total, exact_total, chosen, individual_words, rule.late, late_fee)
+    answer.result = _result(*facts, rates_exact)
     words = ("multiple dog license", "$35") if chosen == "multiple" else ("exempt",) if taxed == 0 else \
         ("license tax", "minimum dog license tax")
     tax_refs = [c for c in answer.citations if any(w in c.quote.lower() for w in words)]
-    answer.lead = lead_from_result(answer, prefer=tax_refs[0] if tax_refs else None)
+    answer.lead = lead_from_result(answer, prefer=tax_refs[0] if tax_refs else None,
+                                   shorter=(_total(*facts, counts=False), _total(*facts, counts=False, bought=False)))
     _limit_warning(answer, town, dogs, on)
     add_gaps(answer, town, "license_cost")
     add_contact(answer, town)
@@ -377,9 +378,12 @@ def _administrative_fee(answer: Answer, town: Town, on: date, late: bool | None)
     return False, 0.0
 
 
-def _result(town, on, dogs, taxed, total, exact, chosen, individual_words, late, late_fee, rates_exact) -> str:
-    who = plural(dogs, "dog") + (f" ({individual_words})" if individual_words and taxed and chosen == "individual"
-                                 else "")
+def _total(town, on, dogs, taxed, total, exact, chosen, individual_words, late, late_fee, *, counts: bool = True,
+           bought: bool = True) -> str:
+    """The answer's first sentence: the total, for whom, with which license, bought when, the late fee; without
+    the dogs counted by kind (``counts``) or the day bought (``bought``) for a lead that must be shorter."""
+    who = plural(dogs, "dog") + (f" ({individual_words})" if counts and individual_words and taxed
+                                 and chosen == "individual" else "")
     late_words = ""
     if late:
         late_words = (f", including the {fmt(town, 'dog_license.late_fee', late_fee)} late fee" if late_fee is not None
@@ -389,7 +393,12 @@ def _result(town, on, dogs, taxed, total, exact, chosen, individual_words, late,
     option_words = ("an individual license" if dogs == 1 else "individual licenses") if chosen == "individual" \
         else "a multiple dog license"
     prefix = "" if exact else "At least "
-    text = f"{prefix}${total:,.2f} for {who} with {option_words}, bought {on:%B %-d, %Y}{late_words}."
+    day = f", bought {on:%B %-d, %Y}" if bought else ""
+    return f"{prefix}${total:,.2f} for {who} with {option_words}{day}{late_words}."
+
+
+def _result(town, on, dogs, taxed, total, exact, chosen, individual_words, late, late_fee, rates_exact) -> str:
+    text = _total(town, on, dogs, taxed, total, exact, chosen, individual_words, late, late_fee)
     if not exact:
         missing = []
         if not rates_exact and chosen == "individual" and taxed:

@@ -14,6 +14,7 @@ from datetime import date
 from ..errors import NeedsClarification
 from ..loader import resolve
 from .. import rules
+from ..render import sentences
 from ..model import Answer, Citation, Town, term_key
 from .common import a_day, add_contact, add_gaps, not_covered, with_lead
 
@@ -100,12 +101,6 @@ def section(town: Town, ref: str) -> Answer:
     return answer
 
 
-def _fit(text: str, limit: int = 160) -> str:
-    """``text`` within one SMS segment, cut at a word with "..." when longer."""
-    text = " ".join(text.split())
-    return text if len(text) <= limit else text[:limit - 3].rsplit(" ", 1)[0].rstrip(",;:") + "..."
-
-
 def _example(town: Town) -> str:
     own = [n for n, s in town.sections.items() if s.code == town.code_name]
     return ", ".join(f'"{n}"' for n in own[1:3])
@@ -153,8 +148,9 @@ def search(town: Town, query: str, *, on: date, limit: int = 3) -> Answer:
                     result=f"The {town.code_name} sections that best match \"{query.strip()}\": "
                            + "; ".join(f"{b} {town.sections[b].title}" for b in best) + ".")
     top = town.sections[best[0]]
-    answer.lead = _fit(f"Best match: {top.number} {top.title}" + (
-        f"; also {', '.join(best[1:])}." if len(best) > 1 else "."))
+    also = f"Best match: {top.number} {top.title}; also {', '.join(best[1:])}."
+    answer.lead = next(x for x in (also if len(best) > 1 else "", f"Best match: {top.number} {top.title}.",
+                                   f"Best match: {top.number}.") if x and len(x) <= 160)
     for b in best:
         s = town.sections[b]
         para = max(s.paragraphs, key=lambda p: sum(1 for t in _words(p.text) if t in terms))
@@ -179,17 +175,33 @@ def _term_candidates(term: str) -> list[str]:
     return out
 
 
+def _definition_lead(found) -> str:
+    """The definition's words as a lead, whole: the quote, else its first sentence(s) that fit, else the shorter
+    sentence definitions.yml gives (`lead:`), with the section in short form. Never cut mid-phrase."""
+    tail = f" ({rules.short_ref(found.citation)})."
+    quote = " ".join(re.sub(r"^[(][0-9a-z]+[)] ", "", found.citation.quote).split())
+    head = ""
+    for s in sentences(quote):
+        if len(f"{head} {s}".strip().rstrip(".") + tail) > 160:
+            break
+        head = f"{head} {s}".strip()
+    words = head or found.lead or quote
+    return words.rstrip(".") + tail
+
+
 @with_lead
 def definition(town: Town, term: str) -> Answer:
     """What one term means in the town's code ("owner", "at large", "loose", "bonfire"), quoted and cited from
     definitions.yml; a term the code does not define says so. ``data``: term, defined (bool), asked."""
     if not isinstance(term, str) or not term_key(term):
         raise NeedsClarification("Which word would you like defined?", field="term")
-    asked = " ".join(term.split())[:80]
+    said = " ".join(term.split())
+    asked = said[:80]
     found = next((town.definitions[k] for k in _term_candidates(term) if k in town.definitions), None)
-    if found is None:
+    if found is None:  # the resident's words whole, never cut mid-word
+        words = f'"{said}"' if len(said) <= 80 else "the term you asked about"
         answer = Answer(topic="definitions", town=town.key, value=None,
-                        result=f'The {town.code_name} does not define "{asked}".')
+                        result=f"The {town.code_name} does not define {words}.")
         answer.data.update(term=None, defined=False, asked=asked)
         add_contact(answer, town)
         return answer
@@ -198,9 +210,7 @@ def definition(town: Town, term: str) -> Answer:
     answer = Answer(topic="definitions", town=town.key, value=found.term,
                     result=f'{c.label} defines "{found.term}"{via}: "{c.quote}"')
     answer.cite(c)
-    tail = f" ({rules.short_ref(c)})."
-    body = " ".join(re.sub(r"^[(][0-9a-z]+[)] ", "", c.quote).split()).rstrip(".")
-    answer.lead = body + tail if len(body + tail) <= 160 else _fit(body, 160 - len(tail)) + tail
+    answer.lead = _definition_lead(found)
     full = c.section.text_at(c.path)
     if " ".join(full.split()) != c.quote:
         answer.step(full, Citation(c.section, c.path, c.quote))

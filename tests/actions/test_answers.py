@@ -193,9 +193,11 @@ def test_can_i_burn_on_saturday_checks_the_order_for_saturday_not_today():
     assert today.startswith("No") and "No, you may not burn" in today  # the lead, then the result
     saturday = _ask("can I burn on Saturday", "ask_can_burn", "on saturday")
     assert saturday.startswith("Yes") and "Yes, you may burn" in saturday
-    _order(datetime(2026, 7, 4, 13, tzinfo=CDT), None)  # from Saturday afternoon until lifted
-    saturday = _ask("can I burn on Saturday", "ask_can_burn", "on saturday")
-    assert saturday.startswith("No") and "No, you may not burn" in saturday
+    _order(datetime(2026, 7, 4, 13, tzinfo=CDT), None)  # from Saturday afternoon until lifted: 7.10(4) forbids
+    saturday = _ask("can I burn on Saturday", "ask_can_burn", "on saturday")  # only while it is in effect
+    assert saturday.startswith("Yes") and "until 1:00 p.m. CDT (when the order begins)" in saturday
+    sunday = _ask("can I burn on Sunday", "ask_can_burn", "on sunday")
+    assert sunday.startswith("No") and "No, you may not burn" in sunday
 
 
 def test_do_cats_need_a_license_is_answered_for_cats(dispatcher):

@@ -151,14 +151,39 @@ def test_burn_date_with_time_sets_both_and_time_must_be_daylight():
 
 
 def test_the_form_refuses_only_a_day_an_order_covers():
-    cdt = timezone(timedelta(hours=-5))  # NOW is Thursday, July 2, 2026
-    common.store().record_order("dunkirk", datetime(2026, 7, 2, 8, tzinfo=cdt), datetime(2026, 7, 3, 20, tzinfo=cdt),
+    cdt = timezone(timedelta(hours=-5))  # NOW is Thursday, July 2, 2026; sunset July 3 is 8:38 p.m.
+    common.store().record_order("dunkirk", datetime(2026, 7, 2, 8, tzinfo=cdt), datetime(2026, 7, 3, 21, tzinfo=cdt),
                                 reason="dry", board_action="Board meeting 7/1", recorded_by="clerk")
     for text, refused in (("tomorrow", True), ("saturday", False), ("next tuesday", False)):
         d, slots = run(ValidateBurnForm(), burn_reply(text, entities=[ent(text, text, "when")],
                                                       requested_slot="burn_date"), BURN_DOMAIN)
         assert (slots["burn_date"] is None) is refused, (text, slots, texts(d))
         assert ("no-burning order" in " ".join(texts(d))) is refused
+
+
+def test_the_form_offers_the_part_of_a_day_an_order_leaves_open():
+    """7.10(4) forbids burning only while the order is in effect: an order ending at 8:00 a.m. on Friday leaves
+    Friday open from 8:00 a.m. until sunset (7.11), as the engine answers "can I burn Friday?"."""
+    cdt = timezone(timedelta(hours=-5))  # NOW is Thursday, July 2, 2026
+    common.store().record_order("dunkirk", datetime(2026, 7, 1, 8, tzinfo=cdt), datetime(2026, 7, 3, 8, tzinfo=cdt),
+                                reason="dry", board_action="Board meeting 6/30", recorded_by="clerk")
+    d, slots = run(ValidateBurnForm(), burn_reply("friday", entities=[ent("friday", "friday", "when")],
+                                                  requested_slot="burn_date"), BURN_DOMAIN)
+    assert slots["burn_date"] == "2026-07-03", texts(d)
+    for said, refused in (("at 7:30am", True), ("at 8am", False), ("at 9am", False)):
+        d, slots = run(ValidateBurnForm(), burn_reply(said, entities=[ent(said, said, "when")],
+                                                      requested_slot="burn_time", burn_date="2026-07-03"), BURN_DOMAIN)
+        assert (slots["burn_time"] is None) is refused, (said, slots, texts(d))
+        if refused:
+            assert "from 8:00 a.m. CDT (when the order ends) until sunset (8:38 p.m. CDT)" in texts(d)[0]
+
+
+def test_the_saved_notice_says_to_stop_when_an_order_begins_that_day():
+    cdt = timezone(timedelta(hours=-5))
+    common.store().record_order("dunkirk", datetime(2026, 7, 3, 14, tzinfo=cdt), None,
+                                reason="dry", board_action="Board meeting 7/2", recorded_by="clerk")
+    d, _ = run(ActionSubmitBurn(), burn_reply("yes", "affirm", **FILLED, burn_confirmed=True), {})
+    assert "Burn only until 2:00 p.m. CDT (when the order begins)" in texts(d)[0]
 
 
 def test_no_burning_order_blocks_the_form():

@@ -143,3 +143,73 @@ def test_every_material_name_reads_as_its_own_group():
             for name in g.names:
                 match = handlers.material_rule(t, " ".join(name))
                 assert match.groups == (g,), f"{' '.join(name)!r} reads as {[x.what for x in match.groups]}"
+
+
+# -- an order covering part of a day (issue #25): 7.10(4) forbids burning only "while a 'no burning order' is in
+# effect"; 7.11 permits it "between sunrise and sunset". The rest of the day's daylight stays open, and the
+# instant, the interval, the whole day and the burn-notice form's window say so alike.
+
+MONDAY = datetime(2026, 12, 7, tzinfo=TZ).date()  # sunrise 7:14 a.m., sunset 4:22 p.m. CST
+
+
+def _at(hour, minute=0):
+    return datetime(2026, 12, 7, hour, minute, tzinfo=TZ)
+
+
+def _answers(orders, instant):
+    t = TOWNS["dunkirk"]
+    day = Moment(_at(0), _at(23, 59), "day", "")
+    morning = Moment(_at(6), _at(11, 59), "interval", "Monday morning")
+    return (handlers.burning(t, at=instant, orders=orders).value["allowed"],
+            handlers.burning(t, at=morning, orders=orders), handlers.burning(t, at=day, orders=orders),
+            handlers.burn_window(t, day=MONDAY, orders=orders, at=instant))
+
+
+def test_an_order_ending_at_8_leaves_monday_open_from_8_until_sunset_for_every_question():
+    orders = [BurningOrder(True, start=datetime(2026, 12, 1, 8, tzinfo=TZ), end=_at(8))]
+    for instant, open_ in ((_at(7, 59), False), (_at(8), True), (_at(15), True), (_at(16, 30), False)):
+        allowed, morning, day, window = _answers(orders, instant)
+        assert allowed is open_ and window.value["open_at"] is open_, instant
+    assert morning.value["allowed"]
+    assert "only from 8:00 a.m. CST (when the order ends) until 11:59 a.m. CST" in morning.result
+    assert day.value["allowed"]
+    assert "only from 8:00 a.m. CST (when the order ends) until sunset (4:22 p.m. CST)" in day.result
+    assert window.value["allowed"] and window.value["open"] == [(_at(8), window.value["sunset"])]
+    assert "from 8:00 a.m. (when the order ends) to sunset, 4:22 p.m." in window.lead
+
+
+def test_an_order_starting_at_8_leaves_monday_open_from_sunrise_until_8_for_every_question():
+    orders = [BurningOrder(True, start=_at(8), end=datetime(2026, 12, 9, 8, tzinfo=TZ))]
+    for instant, open_ in ((_at(7), False), (_at(7, 30), True), (_at(7, 59), True), (_at(8), False), (_at(12), False)):
+        allowed, morning, day, window = _answers(orders, instant)
+        assert allowed is open_ and window.value["open_at"] is open_, instant
+    opening = "only from sunrise (7:14 a.m. CST) until 8:00 a.m. CST (when the order begins)"
+    assert morning.value["allowed"] and opening in morning.result
+    assert day.value["allowed"] and opening in day.result
+    assert window.value["allowed"] and window.value["open"] == [(window.value["sunrise"], _at(8))]
+
+
+quarter_hours = st.integers(0, 24 * 4 - 1).map(lambda q: _at(q // 4, q % 4 * 15))
+day_orders = st.lists(st.builds(lambda a, b: BurningOrder(True, start=min(a, b), end=max(a, b) if a != b else None),
+                                quarter_hours, quarter_hours), max_size=3)
+
+
+@SETTINGS
+@given(day_orders, quarter_hours, quarter_hours)
+def test_the_instant_the_interval_the_day_and_the_window_agree_on_any_orders(orders, a, b):
+    """Whatever orders cover parts of a day: a time is allowed exactly when the form's window has it open; the
+    window is open exactly when the whole-day question says yes; an interval is yes exactly when one of the
+    window's open parts reaches into it."""
+    t = TOWNS["dunkirk"]
+    window = handlers.burn_window(t, day=MONDAY, orders=orders, at=a)
+    assert handlers.burning(t, at=a, orders=orders).value["allowed"] is window.value["open_at"]
+    day = handlers.burning(t, at=Moment(_at(0), _at(23, 59), "day", ""), orders=orders)
+    assert day.value["allowed"] is window.value["allowed"] is bool(window.value["open"])
+    start, end = min(a, b), max(a, b)
+    if start < end:
+        interval = handlers.burning(t, at=Moment(start, end, "interval", ""), orders=orders)
+        reaches = any(max(p, start) < min(q, end) for p, q in window.value["open"])
+        assert interval.value["allowed"] is reaches, (interval.result, window.value["open"])
+    for p, q in window.value["open"]:
+        middle = p + (q - p) / 2
+        assert handlers.burning(t, at=middle, orders=orders).value["allowed"], (middle, window.value["open"])

@@ -147,3 +147,13 @@ def test_a_resident_word_standing_for_two_defined_terms_is_named(kb):
         data[1]["words"].append("owners")  # "owners" already stands for "owner"
     edit(kb / "towns" / "dunkirk" / "definitions.yml", change)
     fails(kb, "definitions.yml", "at large.words", "already stands for 'owner'")
+
+
+def test_a_municipality_other_than_a_town_city_or_village_is_named(kb):
+    edit(kb / "towns/dunkirk/town.yml", lambda d: d.update(municipality="Borough"))
+    fails(kb, "town.yml", "municipality", "must be one of Town, City, Village")
+
+
+def test_a_town_that_does_not_say_who_sets_its_fees_is_named(kb):
+    edit(kb / "towns/dunkirk/town.yml", lambda d: d.pop("fees_set_by"))
+    fails(kb, "town.yml", "(top)", "missing key(s): fees_set_by")

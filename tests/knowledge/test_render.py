@@ -56,8 +56,14 @@ def test_the_fallback_lead_is_the_first_sentence_with_the_section_in_short_form(
         f"{answer.citations[0].ref})"
     long = Answer(topic="t", result="A" * 10 + " first sentence, " + "x " * 100 + "end. Second.")
     lead = render.lead(long)
-    assert len(lead) <= 160 and lead.endswith("...") and "Second" not in lead
-    assert render.rest(long) == long.result.strip(), "a lead cut mid-sentence: the details give it whole"
+    assert lead == "A" * 10 + " first sentence, " + "x " * 99 + "x end.", "a lead is never cut mid-sentence"
+    assert render.rest(long) == "Second."
+
+
+def test_a_handlers_lead_too_long_is_never_cut_mid_sentence():
+    first = "Yes, you may burn " + "brush, leaves and " * 9 + "grass."
+    answer = Answer(topic="t", result="r", lead=f"{first} Then stop.")
+    assert render.lead(answer) == first
 
 
 def test_a_handlers_lead_is_used_as_given():

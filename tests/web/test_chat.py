@@ -158,3 +158,24 @@ def test_an_answer_comes_as_one_message_the_lead_first_with_its_parts(client, st
         next(s for s in ans["sources"] if s["ref"] == "7.02-4").items()
     shown = " ".join([sent["answer"]["lead"]] + ans["gaps"] + [p["text"] for c in ans["caveats"] for p in c])
     assert internal_text(shown) == []
+
+
+def test_the_greeting_starters_and_page_offer_each_town_only_what_its_code_covers(make_app, client):
+    """Mequon's code has no burning rules (issue #23): its greeting, starter buttons and chat page offer none;
+    Dunkirk's still offer burning and burn notifications."""
+    msg = start(client)["messages"][0]
+    assert "animal and open-burning ordinances, and I take burn notifications" in msg["text"]
+    assert [b["title"] for b in msg["buttons"]] == ["Dog license cost", "Can I burn today?", "A dog bit someone",
+                                                   "Notify a burn"]
+    c = make_app(TOWN="mequon").test_client()
+    msg = c.post("/chat/api/start").get_json()["messages"][0]
+    assert msg["text"].startswith("Hello! I answer questions about the City of Mequon's animal ordinances.")
+    offered = [msg["text"]] + [b["title"] + " " + b["payload"] for b in msg["buttons"]]
+    assert len(msg["buttons"]) == 4 and not any("burn" in x.lower() for x in offered), offered
+    page = c.get("/chat").get_data(as_text=True)
+    assert "Ask about Mequon's animal ordinances" in page and "burn" not in page.lower()
+    assert "city code</a>" in page and "town code" not in page
+    down = make_app(TOWN="mequon", RASA_URL=f"http://127.0.0.1:{dead_port()}").test_client()
+    cid = down.post("/chat/api/start").get_json()["conversation_id"]
+    text = down.post("/chat/api/message", json={"conversation_id": cid, "text": "hi"}).get_json()["messages"][0]["text"]
+    assert "not answering right now" in text and "burn" not in text

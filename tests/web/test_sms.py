@@ -229,3 +229,20 @@ def test_retry_while_first_attempt_is_in_flight_gets_the_same_reply(make_app, fa
     assert out["retry"] == out["first"] == "too late"
     assert len(fake_rasa.received) == n + 1
     assert len(store.list_inbound_sms()) == 1
+
+
+def test_sms_help_offers_each_town_only_what_its_code_covers(make_app, sms):
+    """Mequon's code has no burning rules (issue #23): HELP names dogs and animals and no burn notifications;
+    Dunkirk's still offers burning."""
+    text = reply(sms("HELP"))
+    assert text.startswith("Dunkirk ordinance assistant: ask about dogs, animals or open burning. Clerk: ")
+    assert "Burn notifications: " in text
+    c = make_app(TOWN="mequon").test_client()
+    params = {"From": "+16085550100", "To": "+1", "Body": "HELP", "MessageSid": "SMhelpmequon"}
+    text = reply(c.post("/sms", data=params, headers={"X-Twilio-Signature": sign("/sms", params)}))
+    assert text.startswith("Mequon ordinance assistant: ask about dogs or animals. Clerk: City Clerk")
+    assert "burn" not in text.lower() and "STOP" in text
+    down = make_app(TOWN="mequon", RASA_URL=f"http://127.0.0.1:{dead_port()}").test_client()
+    params = {"From": "+16085550100", "To": "+1", "Body": "how much is a dog license", "MessageSid": "SMdownmequon"}
+    text = reply(down.post("/sms", data=params, headers={"X-Twilio-Signature": sign("/sms", params)}))
+    assert "can't answer right now" in text and "burn" not in text.lower()
