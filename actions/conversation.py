@@ -201,6 +201,24 @@ def topics_named(text: str) -> frozenset:
     return out
 
 
+def family(intent: str) -> frozenset:
+    """The intents that share a group of topic words with ``intent`` (the burning questions, the license
+    questions, the quarantine and bite questions ...)."""
+    out = frozenset({intent})
+    for _, intents in config()["topics"]:
+        if intent in intents:
+            out |= intents
+    return out
+
+
+def brings_facts_for(said: Said, intent: str, last_intent: str) -> bool:
+    """Does the message state a fact that ``intent`` uses and ``last_intent`` does not ("tomorrow at 9" after the
+    burning rules: a question whether one may burn then)?"""
+    uses = config()["uses"]
+    kinds = {k for c in clauses(said) for k in kinds_of(c)}
+    return any(intent in uses.get(k, ()) and last_intent not in uses.get(k, ()) for k in kinds)
+
+
 def names_a_topic(text: str) -> bool:
     return bool(topics_named(text))
 
@@ -224,6 +242,11 @@ _CONDITION = re.compile(r"^\s*(?:and |but |so )?(?:what )?if\b|^\s*(?:and|but) (
                         r"^\s*(?:oops|sorry|actually|correction|no wait|wait|i mean|i meant|no,)", re.I)
 _NEW_TOPIC = re.compile(r"\b(?:diff|different|another|other|new|unrelated|separate|next) (?:topic|question|q|thing|"
                         r"subject)\b|\bchang\w* (?:the )?subject\b|\bone more question\b", re.I)
+
+
+def states_a_condition(text: str) -> bool:
+    """"what if he's vaccinated?", "sorry, it was my cat": a condition or a correction of the last question."""
+    return bool(_CONDITION.match(text or ""))
 
 
 def is_follow_up(said: Said, intent: str, last: Said | None, confidence: float = 0.0,
@@ -307,7 +330,11 @@ def merge(last: Said, new: Said) -> tuple[Said, str]:
     what the follow-up asks beyond its values (its residue: "how long", "the fee"; "" when only values)."""
     text, ents = last.text, [dict(e) for e in last.entities]
     replaced = []
+    counted = {id(a) for a in _pairs(new).values()}
     for e in sorted(new.entities, key=lambda e: e["start"]):
+        if id(e) in counted:  # "5 cats": the animal says which count changes; it changes nothing itself
+            replaced.append(e)
+            continue
         target = _target(Said(text, ents), e, new)
         if target is None:
             continue

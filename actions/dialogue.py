@@ -14,7 +14,8 @@ from rasa_sdk import Tracker
 from rasa_sdk.events import SlotSet
 
 from . import common, parsing
-from .conversation import Said, context_for, facts_in, is_follow_up, joined, kept, merge, refers_back
+from .conversation import (Said, brings_facts_for, context_for, facts_in, family, is_follow_up, joined, kept, merge,
+                           refers_back, states_a_condition, supports)
 
 FACTS, LAST_QUESTION, LAST_ANSWER = "facts", "last_question", "last_answer"
 
@@ -86,14 +87,16 @@ def read(tracker: Tracker, intent: str) -> Turn:
         if before is None:  # the last answer was computed from the form's answers (inputs), not a message
             return Turn(last["intent"], tracker, True, events, last)
         merged, aspect = merge(before, said)
-        return Turn(last["intent"], with_message(tracker, merged, last["intent"], aspect or None), True, events,
-                    last)
+        # "can I do it tomorrow at 9?" after the burning rules: the burning question it asks, on what was said
+        ask = intent if intent.startswith("ask_") and confidence >= 0.5 and intent in family(last["intent"]) and (
+            not states_a_condition(said.text)) and (supports(intent, said.text) or brings_facts_for(
+                said, intent, last["intent"])) else last["intent"]
+        return Turn(ask, with_message(tracker, merged, ask, aspect or None), True, events, last)
     context = context_for(facts(tracker), intent, said)
     if before is not None and refers_back(said.text):
         context = joined(context, before) if context is not None else before  # "what's the fine for that?"
-    if context is not None:
-        return Turn(intent, with_message(tracker, joined(context, said), intent), False, events, last)
-    return Turn(intent, tracker, False, events, last)
+    return Turn(intent, with_message(tracker, joined(context, said) if context is not None else said, intent), False,
+                events, last)
 
 
 def asked(turn: Turn, events: list | None = None) -> list:
