@@ -187,10 +187,17 @@ class ValidateLicenseForm(FormValidator):
             return {"acquired": value}
         kind, _, said = str(value).partition(":")
         t = common.town()
+        now = common.now(t)
+        year = parsing.year_said(said)
+        if year is not None and year < now.year:
+            return {"acquired": "long ago"}  # "had him since 2019": before this license year
         try:
-            day = when.parse_day(said, t, now=common.now(t), prefer="past")
+            day = when.parse_day(parsing.plain_numbers(said), t, now=now, prefer="past")
         except NeedsClarification as exc:
-            common.clarify(dispatcher, tracker, exc, hint=" (or say 'over a year ago')")
+            if year == now.year:
+                common.clarify(dispatcher, tracker, f"On what day this year? For example \"{now:%B} 2\".")
+            else:
+                common.clarify(dispatcher, tracker, exc, hint=" (or say 'over a year ago')")
             return {"acquired": None}
         return {"acquired": f"{kind}:{day.isoformat()}"}
 

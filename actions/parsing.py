@@ -889,3 +889,26 @@ _WEATHER = re.compile(r"\b(wind\w*|gust\w*|breez\w*|dry|drought|red flag|blowing
 def names_weather(text: str) -> bool:
     """"it's really windy today", "gusts like 35 mph", "so dry": weather that bears on a burn (7.12(4))."""
     return bool(_WEATHER.search(text or ""))
+
+
+_YEAR = re.compile(r"\b(?:since|in|from|back in|around|about)?\s*((?:19|20)\d\d)\b", re.I)
+
+
+def year_said(text: str) -> Optional[int]:
+    """The year a reply names ("had him since 2019", "in 2020"), when it names one; None otherwise."""
+    m = _YEAR.search(text or "")
+    return int(m.group(1)) if m else None
+
+
+_COUNT_WORDS = re.compile(r"\b(a couple(?: of)?|couple(?: of)?|a few|one|two|three|four|five|six|seven|eight|nine|ten|"
+                          r"eleven|twelve|a|an)\s+(days?|weeks?|months?)\s+ago\b", re.I)
+
+
+def plain_numbers(text: str) -> str:
+    """"two weeks ago" -> "2 weeks ago", "a couple weeks ago" -> "2 weeks ago", "a week ago" -> "1 week ago": what
+    knowledge.when reads. "a few" is no number: left as said (and asked back)."""
+    def digits(m: re.Match) -> str:
+        word = m.group(1).lower().replace(" of", "")
+        n = {"a couple": 2, "couple": 2, "a": 1, "an": 1}.get(word, count_value(word))
+        return f"{n} {m.group(2)} ago" if n else m.group(0)
+    return _COUNT_WORDS.sub(digits, text or "")

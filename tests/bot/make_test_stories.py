@@ -54,9 +54,11 @@ SINGLE = {
     "human_handoff": ("can i talk to a person", "action_handoff"),
     "more": ("more", "action_more"),
     "affirm": ("yes", "action_help"),
-    "deny": ("no", "utter_thank"),
+    "deny": ("no", "action_note"),
     "cancel": ("cancel", "utter_cancelled"),
-    "inform": ("[2](count)", "action_help"),
+    "inform": ("we have [2](count) [dogs](animal)", "action_note"),
+    "ask_why": ("which section is that", "action_why"),
+    "followup": ("how long", "action_answer"),
 }
 
 BURN_FILL = [
@@ -86,11 +88,8 @@ def main():
     out.append("- story: license form, everything in one message\n  steps:")
     out += user("how much to license [2](count) [spayed](neutered) [dogs](animal), had them for years, "
                 "buying [today](when)", "ask_license_cost")
-    out += ["  - action: license_form", "  - active_loop: license_form", "  - slot_was_set:",
-            "    - requested_slot: service_dog"]
-    out += user("no", "deny")
-    out += ["  - action: license_form", "  - active_loop: null", "  - slot_was_set:", "    - requested_slot: null",
-            "  - action: action_license_answer"]
+    out += ["  - action: license_form", "  - active_loop: license_form", "  - active_loop: null",
+            "  - slot_was_set:", "    - requested_slot: null", "  - action: action_license_answer"]
 
     out.append("- story: license form asks for what is missing, with a digression and a correction\n  steps:")
     out += user("how much is a dog license", "ask_license_cost")
@@ -101,14 +100,27 @@ def main():
     out += user("wait, is there a late fee?", "ask_late_fee")
     out += ["  - action: license_form"]  # the validation action answers, the form asks again
     out += user("[not fixed](neutered)", "inform")
-    out += ["  - action: license_form", "  - slot_was_set:", "    - requested_slot: service_dog"]
-    out += user("no", "deny")
     out += ["  - action: license_form", "  - slot_was_set:", "    - requested_slot: acquired"]
     out += user("got them [in May](when)", "inform")
-    out += ["  - action: license_form", "  - slot_was_set:", "    - requested_slot: purchase_day"]
-    out += user("[today](when)", "inform")
     out += ["  - action: license_form", "  - active_loop: null", "  - slot_was_set:", "    - requested_slot: null",
             "  - action: action_license_answer"]
+    out += user("and if they're [spayed](neutered)?", "followup")  # the last license, again with the change
+    out += ["  - action: action_answer"]
+
+    # a conversation: a follow-up, "why?", a fact said earlier, a correction, "more" and a new topic (#20)
+    out.append("- story: a follow-up asks the last question again\n  steps:")
+    out += user("how long is quarantine after my [dog](animal) [bit](incident) someone [on March 3](when)",
+                "ask_quarantine") + ["  - action: action_answer"]
+    out += user("what if he's [vaccinated](vaccinated)?", "followup") + ["  - action: action_answer"]
+    out += user("which section is that?", "ask_why") + ["  - action: action_why"]
+    out += user("more", "more") + ["  - action: action_more"]
+    out.append("- story: a fact said alone is noted, then used, then corrected\n  steps:")
+    out += user("we have [4](count) [dogs](animal)", "inform") + ["  - action: action_note"]
+    out += user("how many [dogs](animal) are we allowed?", "ask_animal_limits") + ["  - action: action_answer"]
+    out += user("sorry, [6](count) [dogs](animal)", "inform") + ["  - action: action_note"]
+    out += user("why", "ask_why") + ["  - action: action_why"]
+    out += user("can i burn brush [tomorrow](when)", "ask_can_burn") + ["  - action: action_answer"]
+    out += user("and [saturday](when)?", "followup") + ["  - action: action_answer"]
 
     out.append("- story: license form cancelled\n  steps:")
     out += user("how much is a dog license", "ask_license_cost")
@@ -143,6 +155,8 @@ def main():
     out += burn_start() + fill(BURN_FILL[:2])
     out += user("wait, what can't I burn?", "ask_prohibited_materials")
     out += ["  - action: burn_form"]  # the validation action answers, the form asks again
+    out += user("why", "ask_why")
+    out += ["  - action: burn_form"]
     out += fill(BURN_FILL[2:])
     out += user("yes", "affirm")
     out += ["  - action: burn_form", "  - active_loop: null", "  - slot_was_set:", "    - requested_slot: null",
