@@ -363,12 +363,24 @@ async def answer_turn(turn: dialogue.Turn, dispatcher, domain) -> List[Dict[Text
         return turn.events + answer_again(dispatcher, turn.tracker, turn.last)
     if not turn.intent.startswith("ask_") and turn.intent != "notify_burn":
         return turn.events + list(await ActionClarify().run(dispatcher, turn.tracker, domain))
+    if burning_not_covered(turn.tracker) and turn.intent not in BURNING_INTENTS:
+        turn.intent = "ask_burning_rules"  # "can I burn the old coop boards?" where the code has no burning rules
     events = ActionAnswer.answer(turn.intent, dispatcher, turn.tracker)
     return turn.events + events + dialogue.asked(turn, events)
 
 
 _COMMAND_WORD = re.compile(r"\s*(help|menu|start|hi|hello|hey|thanks?|thank you|bye|ok|okay|yes|yep|no|nope|"
                            r"stop|exit|cancel)\W*", re.I)
+
+
+BURNING_INTENTS = {"ask_burning_rules", "ask_burning_hours", "ask_can_burn", "ask_burn_notification", "notify_burn",
+                   "ask_prohibited_materials", "ask_burn_setbacks", "ask_no_burning_order", "ask_burning_penalties"}
+
+
+def burning_not_covered(tracker: Tracker) -> bool:
+    """A message about burning in a town whose code has no burning rules (Mequon): its answer says so."""
+    t = common.town()
+    return not t.topics["burning_rules"].covered and conversation.about_burning(common.text_of(tracker))
 
 
 async def continued(dispatcher, tracker: Tracker, domain) -> list | None:
@@ -607,6 +619,8 @@ class ActionClarify(Action):
         guess = parsing.confirmed_guess(tracker.latest_message.get("intent_ranking") or [], common.text_of(tracker))
         if guess is not None:  # "we moved here on April 25, when do they need licenses?" just under the threshold
             return ActionAnswer.answer(guess, dispatcher, tracker)
+        if burning_not_covered(tracker):
+            return await answer_turn(dialogue.read(tracker, "ask_burning_rules"), dispatcher, domain)
         new = facts_in(dialogue.said_of(tracker))
         if new and not common.looks_like_question(common.text_of(tracker)):
             return await ActionNote().run(dispatcher, tracker, domain)  # "were throwing a bonfire on saturday"

@@ -13,7 +13,7 @@ from rasa_sdk.events import SlotSet
 from knowledge import NeedsClarification, handlers, when
 from records import burn_idempotency_key
 
-from . import common, parsing
+from . import common, dialogue, parsing
 from .form_base import FormValidator, free_text, given, takes_values
 
 log = logging.getLogger(__name__)
@@ -344,7 +344,8 @@ class ActionStartBurn(Action):
             if burning_covered(t):
                 common.send_text(dispatcher, tracker, "I can record your notification for the Fire Department here: "
                                                       "say 'I want to notify a burn'.")
-            return sent + reset
+            # what follows ("it's for Saturday morning", "can you pass it on?") goes on from this answer
+            return sent + reset + dialogue.asked(dialogue.Turn("notify_burn", tracker))
         labels = [c.label for c in t.topics["burn_notification"].citations]
         cites = next((lb for lb in labels if lb.endswith("7.12(1)")), labels[0] if labels else t.code_name)
         common.send_text(dispatcher, tracker,

@@ -19,8 +19,8 @@ log = logging.getLogger(__name__)
 VALUE_INTENTS = {"inform", "affirm", "deny", "nlu_fallback", "notify_burn", "ask_license_cost", "followup"}
 COMMAND_INTENTS = {"cancel", "greet", "thank", "goodbye", "help", "human_handoff", "more", "bot_challenge",
                    "out_of_scope"}
-_QUESTION = re.compile(r"\?\s*$|^\s*(wait|hold on|what|whats|what's|how|why|when|where|who|which|can|could|"
-                       r"do|does|is|are|am|should|may|will|would)\b", re.I)
+_QUESTION = re.compile(r"\?\s*$|(?:^|[,.;:!]\s*)(wait|hold on|what|whats|what's|how|why|when|where|who|which|can|"
+                       r"could|do|does|is|are|am|should|may|will|would)\s+(?!\w+ (?:ago|old)\b)\w", re.I)
 
 
 def town():

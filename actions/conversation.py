@@ -29,7 +29,8 @@ def config() -> dict:
     return {"uses": {k: frozenset(v) for k, v in data["uses"].items()},
             "topics": [(re.compile(r"\b(?:" + "|".join(g["words"].split()) + r")\b", re.I), frozenset(g["intents"]))
                        for g in data["topic_words"]],
-            "filler": frozenset(data["filler"].split())}
+            "filler": frozenset(data["filler"].split()),
+            "burning": re.compile(r"\b(?:" + "|".join(data["burning_words"].split()) + r")\b", re.I)}
 
 
 @dataclass
@@ -219,6 +220,11 @@ def brings_facts_for(said: Said, intent: str, last_intent: str) -> bool:
     return any(intent in uses.get(k, ()) and last_intent not in uses.get(k, ()) for k in kinds)
 
 
+def about_burning(text: str) -> bool:
+    """"can I burn the old coop boards?": words that can only be about burning (actions/conversation.yml)."""
+    return bool(config()["burning"].search(text or ""))
+
+
 def names_a_topic(text: str) -> bool:
     return bool(topics_named(text))
 
@@ -267,7 +273,7 @@ def is_follow_up(said: Said, intent: str, last: Said | None, confidence: float =
         return True  # "and for a rabies exposure if he's not vaccinated?" after a quarantine answer
     short = len(_WORD.findall(said.text)) <= 4
     if named:  # "how long is it confined?" on the same topic; another topic's words start a new question
-        return short and same
+        return same and (short or intent == "nlu_fallback")
     if short or _OPENER.match(said.text):
         return True
     if intent in _NOT_GOING_ON:
@@ -330,10 +336,10 @@ def merge(last: Said, new: Said) -> tuple[Said, str]:
     what the follow-up asks beyond its values (its residue: "how long", "the fee"; "" when only values)."""
     text, ents = last.text, [dict(e) for e in last.entities]
     replaced = []
-    counted = {id(a) for a in _pairs(new).values()}
+    pairs = _pairs(new)
+    counted = {id(a): c for c, a in pairs.items()}
     for e in sorted(new.entities, key=lambda e: e["start"]):
         if id(e) in counted:  # "5 cats": the animal says which count changes; it changes nothing itself
-            replaced.append(e)
             continue
         target = _target(Said(text, ents), e, new)
         if target is None:
@@ -354,10 +360,12 @@ def merge(last: Said, new: Said) -> tuple[Said, str]:
         if inside is None:
             target.update({"value": e.get("value"), "end": target["start"] + len(value)})
         replaced.append(e)
+    # an animal goes with its count: replaced with it, kept with it ("what about for 14 dogs?" adds both)
+    replaced += [e for e in new.entities if id(e) in counted and any(id(r) == counted[id(e)] for r in replaced)]
     rest = residue(new, replaced)
     merged = Said(text, ents)
     if rest:
-        keep = [e for e in new.entities if e not in replaced]
+        keep = [e for e in new.entities if not any(e is r for r in replaced)]
         merged = joined(merged, Said(new.text, keep))
     return merged, rest
 

@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 from datetime import date
+
+from dateutil.relativedelta import relativedelta
 from typing import Any, Dict, List, Text
 
 from rasa_sdk import Action, Tracker
@@ -39,8 +41,9 @@ class ValidateLicenseForm(FormValidator):
         if tracker.get_slot("acquired") is None and not acquisition_matters(tracker):
             slots.remove("acquired")
         if tracker.get_slot("licensable_age_on") or parsing.five_months_when(
-                common.entities(tracker, "when"), common.text_of(tracker)):
-            return slots + ["licensable_age_on"]  # said already ("turns 5 months on Sept 10"): read it
+                common.entities(tracker, "when"), common.text_of(tracker)) or \
+                parsing.age_months(common.text_of(tracker)) is not None:
+            return slots + ["licensable_age_on"]  # said already ("turns 5 months on Sept 10", "2 yrs old"): read it
         if any(tracker.get_slot(s) is None for s in slots):
             return slots
         try:
@@ -59,6 +62,9 @@ class ValidateLicenseForm(FormValidator):
         if e:
             return {"licensable_age_on": f"{'past' if parsing.five_months_past(text) else 'future'}:"
                                          f"{parsing.time_phrase(text, [e]) or e['value']}"}
+        reached = licensable_from_age(text)
+        if reached is not None:  # "my 2 yr old dog": licensable age long before; "a 10 week old puppy": ahead
+            return {"licensable_age_on": reached}
         if tracker.get_slot("requested_slot") == "licensable_age_on" and text:
             if parsing.says_long_ago(text):
                 return {"licensable_age_on": "long ago"}
@@ -69,7 +75,7 @@ class ValidateLicenseForm(FormValidator):
     async def extract_dog_count(self, dispatcher, tracker: Tracker, domain: DomainDict) -> Dict[Text, Any]:
         if not takes_values(tracker, "dog_count"):
             return {}
-        ents = tracker.latest_message.get("entities", [])
+        ents = parsing.without_negated_service(tracker.latest_message.get("entities", []), common.text_of(tracker))
         total = parsing.animals_counted(ents).get("dog")
         if total:
             return {"dog_count": float(total)}
@@ -112,7 +118,7 @@ class ValidateLicenseForm(FormValidator):
         """A service dog counts when said ("one is a guide dog"); it is not asked: none unless said (the
         answer says that a service dog's license is free)."""
         if common.entity(tracker, "service_dog") and takes_values(tracker, "service_dog"):
-            return {"service_dog": parsing.service_dogs_said(common.text_of(tracker))}
+            return {"service_dog": parsing.service_dogs_said(common.text_of(tracker))}  # "not a service dog": "0"
         if tracker.get_slot("service_dog") is None and not tracker.get_slot("requested_slot"):
             return {"service_dog": "0"}
         return {}
@@ -189,8 +195,10 @@ class ValidateLicenseForm(FormValidator):
         t = common.town()
         now = common.now(t)
         year = parsing.year_said(said)
+        if year is not None and year < now.year - 1:  # "had him since 2019": grown before this license year
+            return {"acquired": "long ago", "licensable_age_on": tracker.get_slot("licensable_age_on") or "long ago"}
         if year is not None and year < now.year:
-            return {"acquired": "long ago"}  # "had him since 2019": before this license year
+            return {"acquired": "long ago"}  # "got him last year": before this license year
         try:
             day = when.parse_day(parsing.plain_numbers(said), t, now=now, prefer="past")
         except NeedsClarification as exc:
@@ -223,6 +231,19 @@ class ValidateLicenseForm(FormValidator):
             common.clarify(dispatcher, tracker, exc)
             return {"purchase_day": None}
         return {"purchase_day": day.isoformat()}
+
+
+def licensable_from_age(text: str) -> str | None:
+    """The licensable-age slot from a dog's age said ("my 2 yr old dog", "a 10 week old puppy"): "long ago" when
+    it reached the licensable age before this year, the ISO day it did (or will) otherwise; None when no age."""
+    months = parsing.age_months(text)
+    if months is None:
+        return None
+    t = common.town()
+    today = common.now(t).date()
+    age = t.value("dog_license.licensable_age_months", today)
+    reached = today - relativedelta(days=round((months - float(age)) * 30.44))
+    return "long ago" if reached.year < today.year else reached.isoformat()
 
 
 def acquisition_matters(tracker: Tracker) -> bool:
@@ -352,7 +373,14 @@ def changed_inputs(inputs: dict, said, t, now) -> dict:
         out.update({"acquired": None, "moved_in": None, kind: day})
     elif parsing.says_long_ago(text):
         out.update({"acquired": None, "moved_in": None})
-    bought = parsing.when_after(whens, text, parsing.BUY_CUE, parsing.ACQUIRED_CUE, asked=got is None)
+    bought = parsing.when_after(whens, text, parsing.BUY_CUE, parsing.ACQUIRED_CUE, asked=False)
+    bare = [e for e in whens if e is not got and e is not bought and not parsing.is_time_only(str(e["value"]))]
+    if bought is None and got is None and bare:
+        came = "moved_in" if out.get("moved_in") else "acquired" if out.get("acquired") else None
+        if came:  # "sorry, april 20" after "we got him march 20": the day said before is the one corrected
+            out[came] = when.parse_day(str(bare[0]["value"]), t, now=now, prefer="past")
+            return out
+        bought = bare[0]
     if bought is not None:
         out["on"] = when.parse_day(str(bought["value"]), t, now=now, prefer="future")
     return out

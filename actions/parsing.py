@@ -912,3 +912,30 @@ def plain_numbers(text: str) -> str:
         n = {"a couple": 2, "couple": 2, "a": 1, "an": 1}.get(word, count_value(word))
         return f"{n} {m.group(2)} ago" if n else m.group(0)
     return _COUNT_WORDS.sub(digits, text or "")
+
+
+_AGE = re.compile(r"\b(\d{1,2}(?:\.\d)?|a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)[- ]"
+                  r"(years?|yrs?|months?|mos?|weeks?|wks?)[- ]old\b|\b(?:is|s|turned|turns)\s+(\d{1,2})\s*"
+                  r"(years?|yrs?)(?:\s+old)?\b", re.I)
+_MONTHS_PER = {"y": 12.0, "m": 1.0, "w": 12 / 52}
+
+
+def age_months(text: str) -> Optional[float]:
+    """A dog's age said in months: "my 2 yr old dog" 24, "an 8 month old female" 8, "10 weeks old" 2.3,
+    "she's 3 years" 36; None when no age is said."""
+    m = _AGE.search(text or "")
+    if not m:
+        return None
+    number, unit = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
+    n = float(number) if re.fullmatch(r"[\d.]+", number) else ({"a": 1, "an": 1}.get(number.lower())
+                                                               or count_value(number))
+    return None if n is None else n * _MONTHS_PER[unit[0].lower()]
+
+
+_NEGATED_SERVICE = re.compile(r"\b(?:not|no|isn'?t|aren'?t|neither|nor)\s+(?:\w+\s+){0,2}$", re.I)
+
+
+def without_negated_service(entities: list, text: str) -> list:
+    """The entities without a service dog said as not one ("just 1 dog, not a service dog")."""
+    return [e for e in entities if not (e.get("entity") == "service_dog" and
+                                        _NEGATED_SERVICE.search((text or "")[max(0, e["start"] - 20):e["start"]]))]
