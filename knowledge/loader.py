@@ -74,6 +74,10 @@ class _File:
         except ValueError:
             raise self.fail(key, f"not a date (YYYY-MM-DD): {value!r}") from None
 
+    def examples(self, value: Any, key: str) -> tuple[str, ...]:
+        """An optional `examples:` list: questions residents might ask, each non-empty text (spaces tidied)."""
+        return tuple(_norm(self.text(q, f"{key}[{i}]")) for i, q in enumerate(self.listing(value, key)))
+
     def listing(self, value: Any, key: str) -> list:
         if value is None:
             return []
@@ -292,17 +296,20 @@ def _load_topics(path: Path, sections, params) -> dict[str, Topic]:
         if not isinstance(raw_rules, dict):
             raise f.fail(f"{key}.rules", "must be a mapping of rule names")
         for name, rule in raw_rules.items():
-            r = f.mapping(rule, f"{key}.rules.{name}", {"text", "section", "quote"}, {"lead", "asks", "alone"})
+            r = f.mapping(rule, f"{key}.rules.{name}", {"text", "section", "quote"},
+                          {"lead", "asks", "alone", "examples"})
             text = f.text(r["text"], f"{key}.rules.{name}.text")
             lead = f.text(r.get("lead"), f"{key}.rules.{name}.lead", allow_empty=True)
             asks = f.text(r.get("asks"), f"{key}.rules.{name}.asks", allow_empty=True)
+            examples = f.examples(r.get("examples"), f"{key}.rules.{name}.examples")
             alone = r.get("alone", False)
             if not isinstance(alone, bool):
                 raise f.fail(f"{key}.rules.{name}.alone", "must be true or false")
             for part in (text, lead):
                 _check_placeholders(f, part, f"{key}.rules.{name}", params)
             rules[name] = Rule(text, _cite(f, sections, {"section": r["section"], "quote": r["quote"]},
-                                           f"{key}.rules.{name}"), lead=" ".join(lead.split()), asks=asks, alone=alone)
+                                           f"{key}.rules.{name}"), lead=" ".join(lead.split()), asks=asks, alone=alone,
+                                           examples=examples)
         topics[key] = Topic(key=key, title=catalogue[key]["title"], covered=t["covered"], summary=summary,
                             citations=citations, caveats=caveats, note=note,
                             handler=catalogue[key]["handler"], rules=rules)
@@ -380,13 +387,14 @@ def _load_definitions(path: Path, sections) -> dict[str, Definition]:
     f = _File(path)
     found: dict[str, Definition] = {}
     for i, raw in enumerate(f.listing(f.data, "(top)")):
-        d = f.mapping(raw, f"[{i}]", {"term", "words", "section", "quote"}, {"see", "lead"})
+        d = f.mapping(raw, f"[{i}]", {"term", "words", "section", "quote"}, {"see", "lead", "examples"})
         term = f.text(d["term"], f"[{i}].term")
         words = tuple(f.text(w, f"{term}.words") for w in f.listing(d["words"], f"{term}.words"))
         see = _cite(f, sections, d["see"], f"{term}.see") if d.get("see") is not None else None
         lead = " ".join(f.text(d.get("lead"), f"{term}.lead", True).split())
+        examples = f.examples(d.get("examples"), f"{term}.examples")
         entry = Definition(term, words, _cite(f, sections, {"section": d["section"], "quote": d["quote"]}, term), see,
-                           lead)
+                           lead, examples)
         for word in (term, *words):
             key = term_key(word)
             if key in found and found[key].term != term:

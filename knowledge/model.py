@@ -185,6 +185,8 @@ class Definition:
     see: Citation | None = None  # the section the definition points to ("has the meaning given in ...")
     #: the definition in one shorter sentence, for a lead, where its first sentence is too long for one
     lead: str = ""
+    #: questions residents might ask that the definition answers (definitions.yml `examples:`)
+    examples: tuple[str, ...] = ()
 
 
 def term_key(text: str) -> str:

@@ -29,10 +29,12 @@ pls plz town city code dunkirk mequon""".split())
 @dataclass(frozen=True)
 class Rule(TopicRule):
     """A topic rule that may open an answer: `lead` is its one-sentence answer, `asks` the words residents
-    use for what it answers ("how long", "fine"), both from the town's data."""
+    use for what it answers ("how long", "fine"), `examples` questions residents might ask that it answers
+    (not used in ranking yet), all from the town's data."""
 
     lead: str = ""
     asks: str = ""
+    examples: tuple[str, ...] = ()
     #: leading, the rule is the whole answer: the topic's summary and other rules do not apply to what it
     #: answers ("the fine for too many dogs": no fine is named, so the other fines are not listed)
     alone: bool = False

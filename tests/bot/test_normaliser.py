@@ -61,3 +61,27 @@ def test_a_shorthand_for_several_words_becomes_several_tokens_on_the_same_span(t
     assert tokens[:4] == ["i", "do", "not", "know"]
     spans = [(t.start, t.end) for t in message.get(TOKENS_NAMES[TEXT])[:4]]
     assert set(spans) == {(0, 3)}
+
+
+def test_the_lexicon_leaves_out_rules_examples_and_their_typos(tmp_path):
+    """Rules' `examples:` (residents' questions, typos on purpose) are not words the speller knows: the lexicon
+    read from the knowledge base is the same with or without them."""
+    import shutil
+
+    import yaml
+
+    from bot.normaliser import KNOWLEDGE, knowledge_texts
+
+    root = tmp_path / "knowledge"
+    shutil.copytree(KNOWLEDGE, root, ignore=shutil.ignore_patterns("*.py", "__pycache__"))
+    stripped = 0
+    for path in root.glob("towns/*/topics.yml"):
+        data = yaml.safe_load(path.read_text())
+        for topic in data.values():
+            for rule in (topic.get("rules") or {}).values():
+                stripped += rule.pop("examples", None) is not None
+        path.write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True))
+    assert stripped
+    words = knowledge_texts()
+    assert sorted(words) == sorted(knowledge_texts(root))
+    assert not any("lisence" in w for w in words)
