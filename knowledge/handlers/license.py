@@ -462,8 +462,13 @@ def license_deadline(town: Town, *, on: date, moved_in: date | None = None, acqu
     else:
         answer.result = (town.render(moving.text, on) if moving is not None else
                          f"{town.name}'s code, as we hold it, names no licensing deadline for this.")
+        if moving is not None and practice is not None:
+            # the lead says the code is silent and whom to ask: "...when you move into the Town; ask the Town
+            # Clerk/Treasurer." (the office's name before its town, from town.yml)
+            first, _, rest = answer.result.partition(". ")
+            answer.result = f"{first}; ask the {town.clerk.name.split(',')[0]}." + (f" {rest}" if rest else "")
         if moving is not None:
-            answer.cite(moving.citation)
+            answer.citations.insert(0, moving.citation)
         answer.data["deadline"] = None
         if moved_in is None and town.has_param("dog_license.days_after_residency"):
             answer.data["needs"] = "moved_in"
