@@ -151,6 +151,13 @@ def _weekday(word: str) -> int | None:
     return _ABBREV.get(word)
 
 
+def _by(said: str | None) -> str:
+    """' by "next tues"' for a short phrase; nothing for a whole sentence (an answer never repeats the
+    resident's message back)."""
+    said = " ".join((said or "").split())
+    return f' by "{said}"' if said and len(said.split()) <= 4 and len(said) <= 40 else ""
+
+
 def _checked_date(year: int, month: int, day: int, said: str) -> date:
     """The date, or a question when it does not exist in that year (never another year)."""
     if not 1 <= month <= 12:
@@ -484,7 +491,7 @@ def _resolve(text: str, town: Town, now: datetime, prefer: str, day_only: bool) 
     if p.day is None and not p.weekend:
         p.day = _absolute_day(rest, today, prefer)
         if p.day is None and not (p.part or p.clock or p.midnight or p.sun):
-            raise NeedsClarification(f"I couldn't tell which day you mean by \"{(text or '').strip()}\". "
+            raise NeedsClarification(f"I couldn't tell which day you mean{_by(text)}. "
                                      "Could you give a date, like \"June 6\"?", field="when")
     if p.said_tomorrow and local.hour < 4:
         later = today + timedelta(days=1)

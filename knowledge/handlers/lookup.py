@@ -198,8 +198,8 @@ def definition(town: Town, term: str) -> Answer:
     said = " ".join(term.split())
     asked = said[:80]
     found = next((town.definitions[k] for k in _term_candidates(term) if k in town.definitions), None)
-    if found is None:  # the resident's words whole, never cut mid-word
-        words = f'"{said}"' if len(said) <= 80 else "the term you asked about"
+    if found is None:  # a term is named as said (never cut mid-word); a whole sentence is never repeated back
+        words = f'"{said}"' if len(said.split()) <= 4 and len(said) <= 40 else "the term you asked about"
         answer = Answer(topic="definitions", town=town.key, value=None,
                         result=f"The {town.code_name} does not define {words}.")
         answer.data.update(term=None, defined=False, asked=asked)
