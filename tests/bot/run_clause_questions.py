@@ -24,8 +24,7 @@ import yaml
 ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_NOW = "2026-05-15T10:00"
 #: the first section a lead cites: "(7.02-5(d)(2))", "(58-521(a)(2)c)", "(Wis. Stat. 174.05(2))"
-_REF = re.compile(r"(Wis\. Stat\. \d+\.\d+(?:\([0-9a-z]+\))*|\b\d+\.\d+(?:-\d+)?(?:\([0-9a-z]+\))*[a-z]?|"
-                  r"\b58-\d+(?:\([0-9a-z]+\))*[a-z]?)")
+_REF = re.compile(r"(?<=\()((?:Wis\. Stat\. |Wis\. Admin\. Code NR )?\d+[.-]\d+(?:-\d+)?(?:\([0-9a-z]+\))*[a-z]?)")
 
 
 def first_ref(lead: str) -> str | None:
