@@ -9,7 +9,7 @@ SPACY_MODEL := bot/spacy_pipeline/config.cfg
 BOT_TOKEN_FILE := instance/rasa_auth_token
 ENCODER := build/encoder/all-MiniLM-L6-v2.int8.onnx
 BOT_INPUTS := bot/config.yml $(wildcard bot/domain/*.yml) $(wildcard data/*.yml) bot/components.py bot/components_diet.py bot/normaliser.py \
-  $(SPACY_MODEL)
+  bot/components_intent.py $(SPACY_MODEL) $(ENCODER)
 
 # The rule-based spaCy pipeline (blank English + entity_ruler from the knowledge base), loaded by path.
 $(SPACY_MODEL): bot/spacy_build.py bot/vocab.py $(wildcard knowledge/towns/*/sections.yml) | install
