@@ -79,9 +79,9 @@ def time_encoder(backend, texts):
         enc._run([t])
     wall, cpu = [], []
     for t in texts:
-        w, c = time.perf_counter(), time.thread_time()
+        w, c = time.perf_counter(), time.process_time()
         enc.encode(t)
-        cpu.append(time.thread_time() - c)
+        cpu.append(time.process_time() - c)
         wall.append(time.perf_counter() - w)
     hit = []
     for t in texts[:100]:
@@ -104,10 +104,10 @@ def time_pipeline(model, texts):
         if not name.startswith("run_") or node._fn_name != "process":
             continue
 
-        def timed(component, _fn=node._fn, _name=name.replace("run_", "").split("_", 1)[0], **kwargs):
-            c = time.thread_time()
+        def timed(component, _fn=node._fn, _name=name[len("run_"):], **kwargs):
+            c = time.process_time()
             out = _fn(component, **kwargs)
-            times[_name].append(time.thread_time() - c)
+            times[_name].append(time.process_time() - c)
             return out
 
         node._fn = timed
@@ -116,9 +116,9 @@ def time_pipeline(model, texts):
     times.clear()
     total = []
     for t in texts:
-        c = time.thread_time()
+        c = time.process_time()
         asyncio.run(agent.parse_message(t))
-        total.append(time.thread_time() - c)
+        total.append(time.process_time() - c)
     return times, total
 
 

@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import json
 import logging
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Text
 
@@ -32,6 +34,17 @@ from rasa.shared.nlu.training_data.message import Message
 from rasa.shared.nlu.training_data.training_data import TrainingData
 
 logger = logging.getLogger(__name__)
+PREFETCH_KEY = "encoder_prefetch"  # (text, Future of its vector), set by EncoderPrefetch, taken by the ranker
+_POOL: Optional[ThreadPoolExecutor] = None
+_POOL_LOCK = threading.Lock()
+
+
+def _pool() -> ThreadPoolExecutor:
+    global _POOL
+    with _POOL_LOCK:
+        if _POOL is None:
+            _POOL = ThreadPoolExecutor(max_workers=1, thread_name_prefix="encoder")
+        return _POOL
 WEIGHTS_FILE = "ranker.npz"
 LABELS_FILE = "labels.json"
 
@@ -61,6 +74,38 @@ def softmax(z: np.ndarray) -> np.ndarray:
     z = z - z.max(axis=-1, keepdims=True)
     e = np.exp(z)
     return e / e.sum(axis=-1, keepdims=True)
+
+
+@DefaultV1Recipe.register(DefaultV1Recipe.ComponentType.MESSAGE_FEATURIZER, is_trainable=False)
+class EncoderPrefetch(GraphComponent):
+    """Starts encoding a message's normalised text on a background thread as soon as the normaliser is done, so
+    that the encoder (ONNX Runtime, which releases the GIL) runs on the second core while the featurisers and
+    DIET run on the first; EncoderIntentRanker takes the vector after DIET. Only when a message is processed
+    (never on training data). Without it, the ranker encodes the text itself: same vector, later."""
+
+    def __init__(self, config: Dict[Text, Any]) -> None:
+        self._config = config
+
+    @staticmethod
+    def get_default_config() -> Dict[Text, Any]:
+        return {}
+
+    @classmethod
+    def create(cls, config: Dict[Text, Any], model_storage: ModelStorage, resource: Resource,
+               execution_context: ExecutionContext) -> "EncoderPrefetch":
+        return cls(config)
+
+    def process_training_data(self, training_data: TrainingData) -> TrainingData:
+        return training_data
+
+    def process(self, messages: List[Message]) -> List[Message]:
+        from bot.encoder import get_encoder
+
+        for message in messages:
+            text = normalised_text(message)
+            if text.strip():
+                message.set(PREFETCH_KEY, (text, _pool().submit(get_encoder().encode, text)))
+        return messages
 
 
 @DefaultV1Recipe.register(DefaultV1Recipe.ComponentType.INTENT_CLASSIFIER, is_trainable=True)
@@ -138,10 +183,15 @@ class EncoderIntentRanker(GraphComponent):
             np.savez(Path(path) / WEIGHTS_FILE, coef=self.coef, intercept=self.intercept)
         return self._resource
 
-    def encoder_probabilities(self, text: str) -> np.ndarray:
+    def encoder_probabilities(self, text: str, message: Optional[Message] = None) -> np.ndarray:
         from bot.encoder import get_encoder
 
-        return softmax(get_encoder().encode(text) @ self.coef.T + self.intercept)
+        prefetched = message.data.pop(PREFETCH_KEY, None) if message is not None else None
+        if prefetched is not None and prefetched[0] == text:
+            vector = prefetched[1].result()
+        else:
+            vector = get_encoder().encode(text)
+        return softmax(vector @ self.coef.T + self.intercept)
 
     def combine(self, encoder: np.ndarray, diet_ranking: List[Dict[str, Any]]) -> np.ndarray:
         """The normalised weighted geometric mean of the encoder's and DIET's probabilities over self.labels."""
@@ -161,8 +211,10 @@ class EncoderIntentRanker(GraphComponent):
         for message in messages:
             text = self._text(message)
             if not text.strip() or not message.get(INTENT):
+                message.data.pop(PREFETCH_KEY, None)
                 continue
-            combined = self.combine(self.encoder_probabilities(text), message.get(INTENT_RANKING_KEY) or [])
+            combined = self.combine(self.encoder_probabilities(text, message),
+                                    message.get(INTENT_RANKING_KEY) or [])
             order = np.argsort(-combined, kind="stable")[: self._config["ranking_length"]]
             ranking = [{INTENT_NAME_KEY: self.labels[i], PREDICTED_CONFIDENCE_KEY: float(combined[i])}
                        for i in order]

@@ -292,11 +292,12 @@ _LOCK = threading.Lock()
 
 
 def get_encoder(backend: Optional[str] = None) -> Encoder:
-    """The process's encoder (created on first use, then shared). backend: ENCODER_BACKEND or "int8"."""
+    """The process's encoder (created on first use, then shared). backend: ENCODER_BACKEND or "int8";
+    ENCODER_CACHE_SIZE texts cached (4096; 0 to measure every message as new)."""
     backend = backend or os.environ.get("ENCODER_BACKEND", "int8")
     with _LOCK:
         if backend not in _ENCODERS:
-            _ENCODERS[backend] = Encoder(backend)
+            _ENCODERS[backend] = Encoder(backend, cache_size=int(os.environ.get("ENCODER_CACHE_SIZE", CACHE_SIZE)))
         return _ENCODERS[backend]
 
 

@@ -11,7 +11,7 @@ from rasa.shared.nlu.constants import INTENT, INTENT_RANKING_KEY, TEXT
 from rasa.shared.nlu.training_data.message import Message
 from rasa.shared.nlu.training_data.training_data import TrainingData
 
-from bot.components_intent import EncoderIntentRanker, normalised_text
+from bot.components_intent import PREFETCH_KEY, EncoderIntentRanker, EncoderPrefetch, normalised_text
 from bot.normaliser import Speller, build_lexicon, normalise_tokens
 
 EXAMPLES = {
@@ -112,3 +112,16 @@ def test_a_model_without_trained_weights_keeps_diets_ranking(tokenizer, tmp_path
     m = message(tokenizer, "can I burn brush", **diet([("ask_barking", 0.7), ("ask_can_burn", 0.3)]))
     ranker.process([m])
     assert m.get(INTENT)["name"] == "ask_barking"
+
+
+def test_the_prefetched_vector_gives_the_same_ranking_and_is_taken_off_the_message(trained, tokenizer, speller):
+    ranking = [("ask_barking", 0.5), ("ask_can_burn", 0.3), ("ask_license_fee", 0.2)]
+    plain = message(tokenizer, "how much to licence my pup", speller, **diet(ranking))
+    fetched = message(tokenizer, "how much to licence my pup", speller, **diet(ranking))
+    EncoderPrefetch({}).process([fetched])
+    assert fetched.get(PREFETCH_KEY)[0] == "how much to license my pup"
+    trained.process([plain])
+    trained.process([fetched])
+    assert fetched.get(INTENT_RANKING_KEY) == plain.get(INTENT_RANKING_KEY)
+    assert fetched.get(INTENT)["name"] == "ask_license_fee"
+    assert PREFETCH_KEY not in fetched.data
