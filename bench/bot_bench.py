@@ -10,8 +10,10 @@ The compared mix is single-turn questions (QUESTIONS: each answered in one turn 
 forms). Form turns (FORMS: the license and burn forms answered step by step, each reply a validation action
 plus the next question) are ours only and reported on their own rows. Measurements are taken in rounds that
 alternate the assistants and are pooled, so load from elsewhere on the machine does not land on one only.
-Not a timed test. Targets (2-core machine): training <= 3 min; our single-turn p50/p95 within 1.3x of the
-plain assistant's; no errors under 10 concurrent conversations (single-turn or form turns).
+Not a timed test. Targets (2-core machine): training <= 3 min; our single-turn p50 within 1.2x of the plain
+assistant's (issue #21), p95 within 1.3x; no errors under 10 concurrent conversations (single-turn or form turns).
+The questions repeat, so the sentence encoder's cache (bot/encoder.py) answers most of them after the first
+round: `ENCODER_CACHE_SIZE=0 make bench` measures every message as new to the encoder.
 
     .venv/bin/python bench/bot_bench.py [--messages 60] [--concurrency 10] [--per-conversation 12] [--rounds 2]
         [--workdir DIR (reuse its trained models)] [--probe (per-turn timing, bench/probe.py)]
@@ -336,7 +338,8 @@ def main(argv=None) -> int:
         errors = sum(o[k] for k in ("seq_errors", "conc_errors", "form_seq_errors", "form_conc_errors"))
         verdicts = [
             ("full training <= 180 s", t_ours <= 180),
-            ("p50 within 1.3x of plain", o["seq_p50"] <= 1.3 * p["seq_p50"] and o["conc_p50"] <= 1.3 * p["conc_p50"]),
+            ("p50 within 1.2x of plain (issue #21)",
+             o["seq_p50"] <= 1.2 * p["seq_p50"] and o["conc_p50"] <= 1.2 * p["conc_p50"]),
             ("p95 within 1.3x of plain", o["seq_p95"] <= 1.3 * p["seq_p95"] and o["conc_p95"] <= 1.3 * p["conc_p95"]),
             ("no errors under concurrency (single-turn and form turns)", errors == 0),
         ]

@@ -1,19 +1,28 @@
 # The Rasa layer (bot/, data/, actions/). Every rasa command gets the bot/ paths.
 # Included by the top Makefile (which defines BIN, VENV, STAMP and `install`; mk/config.mk the ports).
-.PHONY: train shell validate test-bot evaluate evaluate-dev bench bot-run actions-run spacy-model
+.PHONY: train shell validate test-bot evaluate evaluate-dev bench bot-run actions-run spacy-model encoder
 
 BOT_ARGS := --domain bot/domain --config bot/config.yml
 RASA := PYTHONPATH=$(CURDIR) RASA_TELEMETRY_ENABLED=false SQLALCHEMY_SILENCE_UBER_WARNING=1 $(BIN)/rasa
 BOT_MODEL := models/ordinance.tar.gz
 SPACY_MODEL := bot/spacy_pipeline/config.cfg
 BOT_TOKEN_FILE := instance/rasa_auth_token
+ENCODER := build/encoder/all-MiniLM-L6-v2.int8.onnx
 BOT_INPUTS := bot/config.yml $(wildcard bot/domain/*.yml) $(wildcard data/*.yml) bot/components.py bot/components_diet.py bot/normaliser.py \
-  $(SPACY_MODEL)
+  bot/components_intent.py $(SPACY_MODEL) $(ENCODER)
 
 # The rule-based spaCy pipeline (blank English + entity_ruler from the knowledge base), loaded by path.
 $(SPACY_MODEL): bot/spacy_build.py bot/vocab.py $(wildcard knowledge/towns/*/sections.yml) | install
 	PYTHONPATH=$(CURDIR) $(BIN)/python -m bot.spacy_build --out bot/spacy_pipeline
 spacy-model: $(SPACY_MODEL)
+
+# The sentence encoder (bot/encoder.py, docs/encoder.md): the pinned weights (requirements-model.txt, their sha256
+# checked) converted to ONNX, float32 and int8, in build/ (git-ignored). Never downloaded at run time.
+$(ENCODER): bot/encoder.py requirements-model.txt | install
+	PYTHONPATH=$(CURDIR) TF_CPP_MIN_LOG_LEVEL=3 $(BIN)/python -m bot.encoder build
+encoder: $(ENCODER)
+# the fast tier tests the encoder (tests/bot/test_encoder.py)
+check check-engine: $(ENCODER)
 
 # Retrains only when an input changed (make) and only the changed parts (rasa's fingerprint cache in .rasa/).
 $(BOT_MODEL): $(BOT_INPUTS) | install
