@@ -15,3 +15,6 @@ from .burn_form import ActionAskBurnConfirmed, ActionStartBurn, ActionSubmitBurn
 from .form_control import ActionCancelForm, ActionLeaveLicenseForm  # noqa: F401
 from .license_form import ActionLicenseAnswer, ValidateLicenseForm  # noqa: F401
 from .questions import ASK_ACTIONS  # noqa: F401
+from . import meaning
+
+meaning.install()  # the action server ranks a topic's rules by meaning as well as by words (#21)

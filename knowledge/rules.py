@@ -21,6 +21,26 @@ CROSS_MARGIN = 2.0
 #: ... and at least this much in absolute terms (a single common word is not a match)
 CROSS_FLOOR = 5.0
 
+#: With a meaning scorer (use_meaning): a rule's score is its similarity of meaning to the question plus
+#: BM25_WEIGHT times its BM25 score over the best BM25 score of the question; another topic's rule replaces the
+#: classified topic's best one when it scores MEANING_MARGIN more and at least MEANING_FLOOR (chosen on the
+#: development sets, tests/bot/clause_questions_dev.yml and lead_facts.yml, with bench/grain_report.py).
+BM25_WEIGHT = 0.25
+MEANING_MARGIN = 0.12
+MEANING_FLOOR = 0.55
+
+#: scores(town, entries, question) -> one similarity per entry: set by an adapter that has a sentence encoder
+#: (actions/meaning.py); knowledge itself never loads one, and ranks by BM25 alone without it
+_MEANING = None
+
+
+def use_meaning(scorer) -> None:
+    """Rank rules by meaning as well as by words: ``scorer(town, entries, question)`` gives, for each
+    (topic, name, rule) entry of the town's Ranker, how close the question's meaning is to the rule's
+    (its lead, text and example questions); None goes back to words alone."""
+    global _MEANING
+    _MEANING = scorer
+
 STOPWORDS = set("""a an and are as at be by can do does for from have i if in is it its me my of on or our
 so that the their there this to will with would you your about any please hi hey ok thanks u im ive dont
 pls plz town city code dunkirk mequon""".split())
@@ -77,6 +97,7 @@ class Ranker:
     """BM25 over every lead-bearing rule of one town (built once per town, cached on it)."""
 
     def __init__(self, town: Town):
+        self.town = town
         self.entries = [(key, name, rule) for key, t in town.topics.items() if t.covered
                         for name, rule in t.rules.items() if _leads(rule)]
         import bm25s  # here, not at the top: it pulls in jax and scipy (seconds), which loading a town never needs
@@ -90,6 +111,16 @@ class Ranker:
         if not terms or not self.entries:
             return [0.0] * len(self.entries)
         return [float(s) for s in self.index.get_scores(terms)]
+
+    def combined(self, question: str) -> tuple[list[float], bool]:
+        """Each entry's score for ``question`` and whether meaning was part of it: similarity of meaning plus
+        BM25_WEIGHT times BM25 over the question's best BM25 (with a scorer), else BM25 alone."""
+        bm25 = self.scores(question)
+        if _MEANING is None or not self.entries or not (question or "").strip():
+            return bm25, False
+        top = max(bm25) or 1.0
+        meaning = _MEANING(self.town, self.entries, question)
+        return [m + BM25_WEIGHT * b / top for m, b in zip(meaning, bm25)], True
 
 
 def ranker(town: Town) -> Ranker:
@@ -124,14 +155,15 @@ def pick(town: Town, key: str, question: str | None = None, aspect: str | None =
     if not own and not cross:
         return None
     rk = ranker(town)
-    scores = rk.scores(question or "") if question else [0.0] * len(rk.entries)
+    scores, by_meaning = rk.combined(question) if question else ([0.0] * len(rk.entries), False)
     by_entry = {(k, n): s for (k, n, _), s in zip(rk.entries, scores)}
     ranked_own = sorted(own, key=lambda nr: -by_entry.get((key, nr[0]), 0.0))  # stable: data order on ties
     best_own = by_entry.get((key, ranked_own[0][0]), 0.0) if ranked_own else 0.0
     if cross and question:
         i = max(range(len(scores)), key=scores.__getitem__, default=None)
-        if i is not None and rk.entries[i][0] != key and scores[i] >= CROSS_FLOOR \
-                and scores[i] >= CROSS_MARGIN * best_own:
+        clearly = (scores[i] >= MEANING_FLOOR and scores[i] >= best_own + MEANING_MARGIN) if by_meaning and \
+            i is not None else (i is not None and scores[i] >= CROSS_FLOOR and scores[i] >= CROSS_MARGIN * best_own)
+        if i is not None and rk.entries[i][0] != key and clearly:
             k, n, r = rk.entries[i]
             return Pick(k, n, r, tuple((key, n2, r2) for n2, r2 in ranked_own), crossed=True, score=scores[i])
     if not ranked_own:
