@@ -113,7 +113,7 @@ def delivery_status():
     if not RequestValidator(token).validate(url, request.form.to_dict(flat=True), signature):
         abort(403, "Invalid or missing signature.")
     sid, status = request.form.get("MessageSid", ""), request.form.get("MessageStatus", "")
-    if not alert.isdigit() or len(alert) > 12 or not sid or len(sid) > 64 or len(status) > 20:
+    if not (alert.isascii() and alert.isdigit()) or len(alert) > 12 or not sid or len(sid) > 64 or len(status) > 20:
         abort(400, "alert, MessageSid and MessageStatus are required.")
     code = request.form.get("ErrorCode", "")[:10]
     get_store().alert_delivery(int(alert), sid, status, f"Twilio error {code}" if code else "")

@@ -81,8 +81,15 @@ def _safe_next(target: str | None) -> str:
     return url_for("clerk.home")
 
 
+def _malformed_next(target: str | None) -> bool:
+    """A ``next`` with a control character (CR/LF would split the Location header: a 500) is refused (400)."""
+    return bool(target) and any(ord(c) < 32 or ord(c) == 127 for c in target)
+
+
 @bp.route("/login", methods=["GET", "POST"])
 def login():
+    if _malformed_next(request.args.get("next")):
+        abort(400, "The page to go to after signing in is not a valid address.")
     form = LoginForm()
     error = None
     if form.validate_on_submit():
