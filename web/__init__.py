@@ -63,7 +63,9 @@ def create_app(test_config: dict | None = None) -> Flask:
         SESSION_COOKIE_HTTPONLY=True,
         SESSION_COOKIE_SAMESITE="Lax",
         PERMANENT_SESSION_LIFETIME=8 * 3600,  # idle limit; SESSION_MAX_HOURS ends a session in any case
-        WTF_CSRF_TIME_LIMIT=8 * 3600,
+        # a form's token is good while its session is (8 h idle, SESSION_MAX_HOURS in all): no timestamp of its own,
+        # which a web host whose clock is a second behind the one that rendered the form would refuse
+        WTF_CSRF_TIME_LIMIT=None,
         RATELIMIT_HEADERS_ENABLED=False,
         SMS_DUPLICATE_WAIT=10.0,  # seconds a retried webhook waits for the first attempt's reply
         STORE=None,

@@ -8,9 +8,11 @@ import re
 
 from flask import Flask, jsonify, render_template, request
 from flask.json.provider import DefaultJSONProvider
+from flask.sessions import SecureCookieSessionInterface
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from flask_wtf.csrf import CSRFError, CSRFProtect
+from itsdangerous import SignatureExpired, TimestampSigner, URLSafeTimedSerializer
 from limits import parse_many
 from werkzeug.exceptions import HTTPException, InternalServerError
 
@@ -47,6 +49,37 @@ def chat_limit(override: str = "") -> str:
     except ValueError as exc:
         raise ValueError(f"CHAT_RATE_LIMIT {value!r} is not a rate limit like '60 per minute'") from exc
     return value
+
+
+#: Seconds a signature's time may lie in the future: the clerk's session is signed on one web host and read on
+#: another, whose clock may be a little behind (itsdangerous refuses any negative age: a one-second difference
+#: ended the session). Also the login's own allowance (web/clerk/auth.py).
+CLOCK_SKEW = 300
+
+
+class _SkewTolerantSigner(TimestampSigner):
+    """itsdangerous' timestamp signer, but a signature up to CLOCK_SKEW seconds "from the future" is valid."""
+
+    def unsign(self, signed_value, max_age=None, return_timestamp=False):
+        value, signed_at = super().unsign(signed_value, None, True)
+        if max_age is not None:
+            age = self.get_timestamp() - int(signed_at.timestamp())
+            if age > max_age or age < -CLOCK_SKEW:
+                raise SignatureExpired(f"Signature age {age} outside -{CLOCK_SKEW}..{max_age} seconds",
+                                       payload=value, date_signed=signed_at)
+        return (value, signed_at) if return_timestamp else value
+
+
+class SessionInterface(SecureCookieSessionInterface):
+    """Flask's signed-cookie session with a signer that allows CLOCK_SKEW between web hosts."""
+
+    def get_signing_serializer(self, app: Flask):
+        if not app.secret_key:
+            return None
+        keys = [*(app.config.get("SECRET_KEY_FALLBACKS") or []), app.secret_key]
+        return URLSafeTimedSerializer(keys, salt=self.salt, serializer=self.serializer, signer=_SkewTolerantSigner,
+                                      signer_kwargs={"key_derivation": self.key_derivation,
+                                                     "digest_method": self.digest_method})
 
 
 #: Request JSON nested deeper than this is refused (the API's own bodies are one level deep).
@@ -137,6 +170,7 @@ def throttle_login(limiter: Limiter, view):
 def init_app(app: Flask) -> Limiter:
     """CSRF on every form, headers, error pages; returns this app's rate limiter (one per app)."""
     csrf.init_app(app)
+    app.session_interface = SessionInterface()
     app.json = RequestJSONProvider(app)
     limiter = Limiter(app=app, key_func=client_key, default_limits=[])
     app.extensions["web_limiter"] = limiter

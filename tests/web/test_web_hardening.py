@@ -7,7 +7,7 @@ import stat
 
 import pytest
 
-from conftest import PUBLIC, TOKEN
+from conftest import CLERK_PW, PUBLIC, TOKEN
 
 
 def test_stray_query_arguments_on_the_burn_list_are_not_passed_to_url_for(clerk_client):
@@ -127,3 +127,32 @@ def test_the_rasa_token_is_not_on_any_command_line(tmp_path, monkeypatch):
     from tools import rasa_run
     rasa_run.main()
     assert seen["argv"] == ["rasa", "run", "--port", "5005", "--auth-token", "file-token"]
+
+
+def test_a_session_signed_on_a_host_whose_clock_is_ahead_stays_valid(clerk_client, monkeypatch):
+    """Two web hosts a second (or a few minutes) apart: the login stamped on the faster one is read on the slower
+    one. Only a login stamped further ahead than the allowed skew (web/clerk/auth.py CLOCK_SKEW, 5 minutes) is
+    refused."""
+    import time
+    real = time.time
+    for behind in (1, 60, 240):
+        monkeypatch.setattr(time, "time", lambda b=behind: real() - b)
+        assert clerk_client.get("/clerk/burns.csv").status_code == 200, behind
+    monkeypatch.setattr(time, "time", lambda: real() - 600)
+    assert clerk_client.get("/clerk/burns.csv").status_code == 302
+
+
+def test_a_form_rendered_on_a_host_whose_clock_is_ahead_posts_on_another(make_app, store, monkeypatch):
+    """The CSRF token carried its own timestamp: a form rendered on a host a second ahead was refused as
+    "expired" by the next host. It is now good for as long as the session is."""
+    import re
+    import time
+    store.create_clerk("ann", CLERK_PW)
+    c = make_app().test_client()  # CSRF on
+    real = time.time
+    monkeypatch.setattr(time, "time", lambda: real() + 2)  # the host that renders the login form
+    page = c.get("/clerk/login").get_data(as_text=True)
+    token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page).group(1)
+    monkeypatch.setattr(time, "time", real)  # the host the form is posted to
+    r = c.post("/clerk/login", data={"csrf_token": token, "username": "ann", "password": CLERK_PW})
+    assert r.status_code == 302, r.get_data(as_text=True)[:300]

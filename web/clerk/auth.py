@@ -47,13 +47,18 @@ def role_required(*roles: str):
     return decorate
 
 
+#: Seconds a login time may lie in the future: the web hosts' clocks differ a little (the session was signed on
+#: one, is read on another); a login stamped further ahead than this is refused.
+CLOCK_SKEW = security.CLOCK_SKEW
+
+
 def _session_valid(clerk) -> bool:
     """The session is of the account's current generation (no logout or password change since it was made) and
-    younger than SESSION_MAX_HOURS since the login, however much it was used."""
+    younger than SESSION_MAX_HOURS since the login, however much it was used (CLOCK_SKEW allowed either way)."""
     login_at = session.get("login_at")
     if clerk is None or session.get("gen") != clerk.session_generation or not isinstance(login_at, (int, float)):
         return False
-    return 0 <= time.time() - login_at < float(current_app.config["SESSION_MAX_HOURS"]) * 3600
+    return -CLOCK_SKEW <= time.time() - login_at < float(current_app.config["SESSION_MAX_HOURS"]) * 3600
 
 
 @bp.before_app_request
