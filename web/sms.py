@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import time
+import unicodedata
 from urllib.parse import urlsplit
 
 from flask import Blueprint, Response, abort, current_app, request
@@ -29,6 +30,15 @@ STOP_WORDS = {"STOP", "STOPALL", "UNSUBSCRIBE", "CANCEL", "END", "QUIT", "OPTOUT
 START_WORDS = {"START", "UNSTOP", "OPTIN"}  # and YES, but only from an opted-out number
 HELP_WORDS = {"HELP", "INFO"}
 MORE_WORDS = {"MORE", "NEXT"}
+
+
+def keyword(body: str) -> str:
+    """The message as a keyword (STOP, START, HELP, MORE, a number): NFKC-folded (fullwidth letters), without
+    invisible format characters (a byte-order mark, zero-width spaces and joiners: some phones put one before
+    the text), spaces and trailing . or !, upper-cased. "\ufeffStop" is a STOP."""
+    text = unicodedata.normalize("NFKC", body or "")
+    text = "".join(c for c in text if unicodedata.category(c) != "Cf")
+    return text.strip().strip(".!").strip().upper()
 
 
 def sender_id(phone: str) -> str:
@@ -201,7 +211,7 @@ def answer(from_: str, body: str) -> str | None:
     town = current_app.config["TOWN"]
     cid = sender_id(from_)
     store.ensure_conversation(cid, town, "sms")
-    word = body.strip().strip(".!").upper()
+    word = keyword(body)
     store.log_message(cid, town, "sms", "user", body)
     if word in STOP_WORDS:
         store.set_sms_opt_out(from_, True)

@@ -76,6 +76,18 @@ def test_stop_start_help(sms, store, fake_rasa):
     assert reply(sms("hello")) == "You said: hello"
 
 
+def test_a_stop_behind_a_byte_order_mark_or_a_zero_width_space_is_a_stop(sms, store, fake_rasa):
+    for i, body in enumerate(("\ufeffSTOP", "STOP\u200b", "\u200bstop.", "\u2060Stop\ufeff", "\uff33\uff34\uff2f\uff30")):
+        number = f"+1608555{i:04d}"
+        assert "unsubscribed" in reply(sms(body, from_=number)), repr(body)
+        assert store.sms_opted_out(number), repr(body)
+        n = len(fake_rasa.received)
+        assert reply(sms("can I burn today", from_=number)) is None  # opted out: no reply, Rasa not asked
+        assert len(fake_rasa.received) == n
+    assert "subscribed again" in reply(sms("\ufeffSTART", from_="+16085550000"))
+    assert not store.sms_opted_out("+16085550000")
+
+
 def test_yes_only_opts_in_when_opted_out(sms):
     assert reply(sms("yes")) == "You said: yes"
 
