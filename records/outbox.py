@@ -294,12 +294,14 @@ class Outbox:
 
     def alert_delivery(self, alert_id: int, sid: str, status: str, error: str = "") -> bool:
         """Twilio's status callback: delivered / failed / undelivered (others are ignored). The SID is recorded
-        too: a callback may arrive before the sender recorded it."""
+        too: a callback may arrive before the sender recorded it. "delivered" is final: a replayed or late
+        "undelivered"/"failed" callback never takes it back (a failure may still be followed by "delivered")."""
         if status not in DELIVERY_STATES:
             return False
         t = s.sms_alerts
         with self.engine.begin() as conn:
             done = conn.execute(update(t).where(t.c.id == alert_id, or_(t.c.message_sid.is_(None),
-                                                                        t.c.message_sid == sid))
+                                                                        t.c.message_sid == sid),
+                                                t.c.delivery != "delivered")
                                 .values(delivery=status, message_sid=sid, error=error[:300]))
         return done.rowcount == 1

@@ -187,6 +187,19 @@ def test_a_status_callback_records_the_delivery_even_before_the_sender_records_t
     assert got.delivery == "undelivered" and got.message_sid == "SMabc"
 
 
+def test_a_delivered_text_is_never_marked_undelivered_by_a_replayed_callback(store):
+    burns(store, [1])
+    record(store, day(1), day(2), plan=AlertPlan(CHI, MON.date(), compose, ""))
+    a = store.alerts()[0]
+    assert store.alert_delivery(a.id, "SMabc", "undelivered", "Twilio error 30003")
+    assert store.alert_delivery(a.id, "SMabc", "delivered")  # a failure may still be followed by delivery
+    for late in ("undelivered", "failed"):  # ... but a delivery is final
+        assert not store.alert_delivery(a.id, "SMabc", late, "Twilio error 30005")
+    got = store.alerts()[0]
+    assert got.delivery == "delivered" and got.error == ""
+    assert store.unreachable_alerts("dunkirk") == []
+
+
 def test_a_lifted_order_cannot_be_extended_so_no_day_is_re_covered_without_a_new_text(store):
     burns(store, [2])
     first = record(store, day(1), day(3))
