@@ -119,8 +119,12 @@ def create_app(test_config: dict | None = None) -> Flask:
 
 
 def _derive_keys(app: Flask) -> None:
-    """SECRET_KEY (or the generated one) is the master; the session and the SMS ids get keys of their own."""
-    master = app.config["SECRET_KEY"] or keys.load_or_create_master(Path(app.config["SECRET_KEY_FILE"]))
+    """SECRET_KEY (or the generated one) is the master; the session and the SMS ids get keys of their own. An
+    empty or short key file stops the start (keys.SecretKeyError): never a master key of ""."""
+    master = (app.config["SECRET_KEY"] or "").strip()
+    if master and len(master) < keys.MIN_KEY_CHARS:
+        log.warning("SECRET_KEY is shorter than %d characters: use a long random value", keys.MIN_KEY_CHARS)
+    master = master or keys.load_or_create_master(Path(app.config["SECRET_KEY_FILE"]))
     app.config["SECRET_KEY"] = keys.derive(master, keys.session_label(int(app.config["SESSION_KEY_VERSION"])))
     app.config["SMS_ID_KEY"] = keys.derive(master, keys.SMS_ID_LABEL)
 

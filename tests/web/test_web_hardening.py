@@ -156,3 +156,76 @@ def test_a_form_rendered_on_a_host_whose_clock_is_ahead_posts_on_another(make_ap
     monkeypatch.setattr(time, "time", real)  # the host the form is posted to
     r = c.post("/clerk/login", data={"csrf_token": token, "username": "ann", "password": CLERK_PW})
     assert r.status_code == 302, r.get_data(as_text=True)[:300]
+
+
+@pytest.mark.parametrize("content", ["", "\n", "short-key\n"])
+def test_an_empty_or_short_secret_key_file_stops_the_start_with_a_clear_message(store, fake_rasa, tmp_path,
+                                                                                 monkeypatch, content):
+    """An empty instance/secret_key (a crash or a full disk during the first start, `touch`) made the master key
+    "": anyone could forge a clerk session. The web front now refuses to start and says what to do."""
+    monkeypatch.delenv("SECRET_KEY", raising=False)
+    (tmp_path / "secret_key").write_text(content)
+    with pytest.raises(RuntimeError, match="secret key file .*secret_key.* Remove the file") as err:
+        _app_without_secret_key(store, fake_rasa, tmp_path)
+    assert "SECRET_KEY" in str(err.value)
+
+
+def _slow_key_writes(monkeypatch, seconds=0.3):
+    """Every write to a file named like the key file takes ``seconds``: the first start's write is slow (a
+    loaded disk), so a process starting meanwhile finds the file before its key is in it."""
+    real = os.write
+
+    def write(fd, data):
+        try:
+            name = os.readlink(f"/proc/self/fd/{fd}")
+        except OSError:
+            name = ""
+        if "secret_key" in name:
+            import time
+            time.sleep(seconds)
+        return real(fd, data)
+    monkeypatch.setattr(os, "write", write)
+
+
+def _first_start(path, results):
+    from web import keys
+    try:
+        results.put(keys.load_or_create_master(path))
+    except Exception as exc:  # noqa: BLE001 - reported to the test
+        results.put(f"error: {exc}")
+
+
+def test_processes_starting_together_all_get_the_same_full_key(tmp_path, monkeypatch):
+    """`make run` starts the web front and the sender together: the loser of the race read the file before the
+    winner had written it, and ran on the key "". Six processes start at once on a slow disk."""
+    import multiprocessing
+    _slow_key_writes(monkeypatch)
+    ctx = multiprocessing.get_context("fork")
+    results = ctx.Queue()
+    path = tmp_path / "instance" / "secret_key"
+    procs = [ctx.Process(target=_first_start, args=(path, results)) for _ in range(6)]
+    for p in procs:
+        p.start()
+    keys_seen = [results.get(timeout=60) for _ in procs]
+    for p in procs:
+        p.join(10)
+    assert len(set(keys_seen)) == 1, keys_seen
+    assert len(keys_seen[0]) >= 32 and not keys_seen[0].startswith("error")
+    assert path.read_text().strip() == keys_seen[0]
+    assert stat.S_IMODE(os.stat(path).st_mode) == 0o600
+    assert sorted(p.name for p in path.parent.iterdir()) == ["secret_key"]  # no temporary file left
+
+
+def test_threads_starting_together_all_get_the_same_full_key(tmp_path, monkeypatch):
+    import queue
+    import threading
+    _slow_key_writes(monkeypatch)
+    results: queue.Queue = queue.Queue()
+    path = tmp_path / "secret_key"
+    threads = [threading.Thread(target=_first_start, args=(path, results)) for _ in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(30)
+    got = [results.get_nowait() for _ in threads]
+    assert len(set(got)) == 1 and len(got[0]) >= 32, got
