@@ -126,5 +126,6 @@ def logout():
 
 def throttle_login(app: Flask, limiter: Limiter) -> None:
     """Limit failed login POSTs per address and username, per address, per username and overall
-    (security.throttle_login); one limiter per app, so the wrapped view replaces the registered one."""
+    (security.LoginThrottle: throttled, never locked out); one limiter per app, so the wrapped view replaces the
+    registered one."""
     app.view_functions["clerk.login"] = security.throttle_login(limiter, login)
