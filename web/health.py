@@ -58,6 +58,9 @@ def checks(store, timeout: float = 3.0) -> list[dict]:
         return True, "takes writes"
     timed("Database", database)
 
+    from . import twilio_auth
+    timed("Twilio webhooks", twilio_auth.status)
+
     def spooled():
         n = spool.pending_count()
         return n == 0, ("empty" if n == 0 else f"{n} SMS waiting for the database (replayed when it is back)")

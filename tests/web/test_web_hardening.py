@@ -229,3 +229,59 @@ def test_threads_starting_together_all_get_the_same_full_key(tmp_path, monkeypat
         t.join(30)
     got = [results.get_nowait() for _ in threads]
     assert len(set(got)) == 1 and len(got[0]) >= 32, got
+
+
+def _status_row(page: str, name: str) -> str:
+    import re
+    m = re.search(rf'<tr class="check-(\w+)"><th scope="row">{name}</th>\s*<td>(\w+)</td><td>(.*?)</td>', page, re.S)
+    assert m, f"no {name} row on the status page"
+    return f"{m.group(2)}: {m.group(3)}"
+
+
+def test_a_public_url_twilio_does_not_sign_is_logged_counted_and_red_on_the_status_page(make_app, store, caplog):
+    """PUBLIC_URL with http where Twilio signs https made every webhook a silent 403 with a green status page;
+    Twilio does not retry, so residents' texts were lost. Each refusal is now logged with its reason (never
+    the body or the number), counted, and the status page shows a red line until a request passes again."""
+    import logging
+    from twilio.request_validator import RequestValidator
+    app = make_app(WTF_CSRF_ENABLED=False, PUBLIC_URL="http://assistant.example.gov")
+    store.create_clerk("ann", CLERK_PW)
+    clerk = app.test_client()
+    assert clerk.post("/clerk/login", data={"username": "ann", "password": CLERK_PW}).status_code == 302
+    assert _status_row(clerk.get("/clerk/status").get_data(as_text=True), "Twilio webhooks").startswith("Working")
+    client = app.test_client()
+    caplog.set_level(logging.INFO)
+    for i in range(2):
+        params = {"From": "+16085550123", "To": "+16085550199", "Body": "my address is N1 Secret Lane",
+                  "MessageSid": f"SMmismatch{i}"}
+        signed = RequestValidator(TOKEN).compute_signature(PUBLIC + "/sms", params)  # https, as Twilio signs
+        assert client.post("/sms", data=params, headers={"X-Twilio-Signature": signed}).status_code == 403
+    form = {"MessageSid": "SM1", "MessageStatus": "delivered"}
+    signed = RequestValidator(TOKEN).compute_signature(PUBLIC + "/sms/status?alert=1", form)
+    assert client.post("/sms/status?alert=1", data=form, headers={"X-Twilio-Signature": signed}).status_code == 403
+    refusals = [r.getMessage() for r in caplog.records if "refused" in r.getMessage()]
+    assert len(refusals) == 3, refusals
+    assert all("PUBLIC_URL gives http://assistant.example.gov/sms" in m and "Twilio signed https://assistant"
+               ".example.gov/sms" in m for m in refusals)
+    logged = "\n".join(r.getMessage() for r in caplog.records)
+    assert "Secret Lane" not in logged and "+16085550123" not in logged
+    row = _status_row(clerk.get("/clerk/status").get_data(as_text=True), "Twilio webhooks")
+    assert row.startswith("FAILING: 3 request(s) from Twilio refused") and "Twilio signed https://" in row
+    assert store.list_inbound_sms() == []  # refused: nothing stored
+    from web import twilio_auth
+    with app.app_context():
+        assert twilio_auth.refusals()["public-url-mismatch"] == 3
+
+
+def test_an_unsigned_request_is_counted_but_leaves_the_status_line_green(make_app, store):
+    from web import twilio_auth
+    app = make_app()
+    c = app.test_client()
+    assert c.post("/sms", data={"From": "+16085550123", "Body": "x", "MessageSid": "SMx"}).status_code == 403
+    with app.test_request_context():
+        ok, detail = twilio_auth.status()
+        assert ok and "1 unsigned request(s) refused" in detail and twilio_auth.refusals()["unsigned"] == 1
+    with app.test_request_context():
+        app.config["PUBLIC_URL"] = ""
+        assert twilio_auth.status() == (False, "PUBLIC_URL not set: every text message from residents is "
+                                               "refused (403)")
