@@ -15,6 +15,7 @@ alert is lost or sent twice.
 
 from __future__ import annotations
 
+import secrets
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta, tzinfo
 from typing import Callable
@@ -26,6 +27,7 @@ from sqlalchemy.engine import Connection, Engine
 from . import schema as s
 from .burns import BurnNotification
 from .clock import utcnow
+from .engine import db_now
 
 #: Sender states that end an alert; "sent" is followed by Twilio's delivery status in ``delivery``.
 NOT_SENDABLE = ("opted_out", "no_number")
@@ -68,6 +70,8 @@ class Alert:
     created_at: datetime
     sent_at: datetime | None
     legal_hold: bool = False
+    claim_token: str | None = None
+    queued_at: datetime | None = None
 
 
 def alert_key(order_id: int, kind: str, notification_id: int | None = None) -> str:
@@ -98,18 +102,21 @@ def _opted_out(conn: Connection, *numbers: str) -> bool:
 
 def _queue(conn: Connection, town: str, order_id: int, kind: str, raw_phone: str, body: str,
            notification_id: int | None, now: datetime) -> bool:
-    """Insert one alert unless its key is there already; True when a row was added."""
+    """Insert one alert unless its key is there already; True when a row was added. Due at once by the
+    database's clock (``now``, the records' clock, is only its created_at: a pinned ASSISTANT_NOW in the future
+    must not hold it back)."""
     key = alert_key(order_id, kind, notification_id)
     t = s.sms_alerts
     if conn.execute(select(t.c.id).where(t.c.key == key)).first():
         return False
     number = e164(raw_phone)
     state = "no_number" if number is None else ("opted_out" if _opted_out(conn, number, raw_phone) else "queued")
+    queued = db_now(conn)
     conn.execute(insert(t).values(key=key, town=town, order_id=order_id, notification_id=notification_id,
                                   kind=kind, to_number=number or (raw_phone or "")[:40], body=body, state=state,
-                                  uncertain=False, attempts=0, next_attempt_at=now, claimed_until=None,
+                                  uncertain=False, attempts=0, next_attempt_at=queued, claimed_until=None,
                                   message_sid=None, delivery="", error="", created_at=now, sent_at=None,
-                                  legal_hold=False))
+                                  legal_hold=False, claim_token=None, queued_at=queued))
     return True
 
 
@@ -214,49 +221,88 @@ class Outbox:
                 out.append((Alert(**dict(r._mapping)), note))
         return out
 
-    def due_alerts(self, now: datetime | None = None, limit: int = 50) -> list[Alert]:
-        """Alerts the sender may claim now: queued and due, or claimed by a sender whose lease ran out."""
-        now = now or utcnow()
+    def due_alerts(self, town: str | None = None, limit: int = 50) -> list[Alert]:
+        """Alerts the sender may claim now (by the database's clock): queued and due, or claimed by a sender
+        whose lease ran out; of one town, or of all."""
         t = s.sms_alerts
-        q = select(t).where(or_(and_(t.c.state == "queued", t.c.next_attempt_at <= now),
-                                and_(t.c.state == "sending", t.c.claimed_until < now))) \
-            .order_by(t.c.next_attempt_at, t.c.id).limit(limit)
         with self.engine.connect() as conn:
-            return [Alert(**dict(r._mapping)) for r in conn.execute(q)]
+            now = db_now(conn)
+            q = select(t).where(or_(and_(t.c.state == "queued", t.c.next_attempt_at <= now),
+                                    and_(t.c.state == "sending", t.c.claimed_until < now)))
+            if town is not None:
+                q = q.where(t.c.town == town)
+            return [Alert(**dict(r._mapping)) for r in conn.execute(q.order_by(t.c.next_attempt_at, t.c.id)
+                                                                     .limit(limit))]
 
-    def claim_alert(self, alert: Alert, lease: float, now: datetime | None = None) -> Alert | None:
-        """Take the alert for one attempt (state "sending" until ``now + lease``); None if another sender
-        took it or it changed. A row that was "sending" (a sender died or stalled) comes back ``uncertain``:
-        the attempt may have reached Twilio, so the sender must look for it before sending."""
-        now = now or utcnow()
+    def claim_alert(self, alert: Alert, lease: float) -> Alert | None:
+        """Take the alert for one attempt (state "sending" until the database's now + ``lease``, under a new
+        ``claim_token``); None if another sender took it or it changed. A row that was "sending" (a sender died
+        or stalled) comes back ``uncertain``: the attempt may have reached Twilio, so the sender must look for
+        it before sending."""
         t = s.sms_alerts
+        token = secrets.token_hex(16)
         with self.engine.begin() as conn:
+            now = db_now(conn)
             done = conn.execute(update(t).where(
                 t.c.id == alert.id, t.c.state == alert.state, t.c.attempts == alert.attempts,
                 or_(and_(t.c.state == "queued", t.c.next_attempt_at <= now),
                     and_(t.c.state == "sending", t.c.claimed_until < now)))
                 .values(state="sending", claimed_until=now + timedelta(seconds=lease),
-                        attempts=t.c.attempts + 1,
+                        attempts=t.c.attempts + 1, claim_token=token,
                         uncertain=or_(t.c.uncertain, t.c.state == "sending")))
             if done.rowcount != 1:
                 return None
             r = conn.execute(select(t).where(t.c.id == alert.id)).first()
         return Alert(**dict(r._mapping))
 
-    def alert_sent(self, alert_id: int, sid: str, now: datetime | None = None) -> None:
+    def renew_claim(self, alert: Alert, lease: float) -> bool:
+        """Is the claim still this sender's and unexpired (the database's clock)? If so it runs ``lease`` more
+        seconds from now. Checked just before sending and during a long look-up: a claim that ran out may have
+        been taken by another sender, which may have sent the text already."""
         t = s.sms_alerts
         with self.engine.begin() as conn:
-            conn.execute(update(t).where(t.c.id == alert_id).values(
-                state="sent", message_sid=sid, sent_at=now or utcnow(), claimed_until=None, error=""))
+            now = db_now(conn)
+            done = conn.execute(update(t).where(t.c.id == alert.id, t.c.state == "sending",
+                                                t.c.claim_token == alert.claim_token, t.c.claimed_until > now)
+                                .values(claimed_until=now + timedelta(seconds=lease)))
+        return done.rowcount == 1
 
-    def alert_retry(self, alert_id: int, at: datetime, error: str, uncertain: bool) -> None:
-        """Back to the queue for another attempt at ``at``; ``uncertain``: this attempt may have been sent."""
+    def _claimed_update(self, alert_id: int, claim: str | None, **values) -> bool:
+        """Update an alert the caller claimed: with ``claim``, only while the row is "sending" under that claim
+        (a sender that lost it changes nothing); without, unconditionally (the clerk's tools, tests)."""
         t = s.sms_alerts
-        values = dict(state="queued", next_attempt_at=at, claimed_until=None, error=error[:300])
+        q = update(t).where(t.c.id == alert_id)
+        if claim is not None:
+            q = q.where(t.c.state == "sending", t.c.claim_token == claim)
+        with self.engine.begin() as conn:
+            done = conn.execute(q.values(**values))
+        return done.rowcount == 1
+
+    def alert_sent(self, alert_id: int, sid: str, now: datetime | None = None, claim: str | None = None) -> bool:
+        """Sent with Twilio's SID. A sender that lost its claim still leaves the SID on a row that has none,
+        so whoever claims it next records it instead of sending again."""
+        if self._claimed_update(alert_id, claim, state="sent", message_sid=sid, sent_at=now or utcnow(),
+                                claimed_until=None, error=""):
+            return True
+        t = s.sms_alerts
+        with self.engine.begin() as conn:
+            conn.execute(update(t).where(t.c.id == alert_id, t.c.message_sid.is_(None)).values(message_sid=sid))
+        return False
+
+    def alert_retry(self, alert_id: int, delay: float, error: str, uncertain: bool, claim: str | None = None) -> bool:
+        """Back to the queue for another attempt ``delay`` seconds from now (the database's clock);
+        ``uncertain``: this attempt may have been sent."""
+        t = s.sms_alerts
+        values = dict(state="queued", claimed_until=None, error=error[:300])
         if uncertain:
             values["uncertain"] = True
         with self.engine.begin() as conn:
-            conn.execute(update(t).where(t.c.id == alert_id, t.c.state == "sending").values(**values))
+            values["next_attempt_at"] = db_now(conn) + timedelta(seconds=delay)
+            q = update(t).where(t.c.id == alert_id, t.c.state == "sending")
+            if claim is not None:
+                q = q.where(t.c.claim_token == claim)
+            done = conn.execute(q.values(**values))
+        return done.rowcount == 1
 
     def alert_still_true(self, alert: Alert, tz: tzinfo) -> bool:
         """Is what the alert says still so, just before it is sent? An all-clear ("lifted") only while no order
@@ -272,25 +318,23 @@ class Outbox:
             covered = bool(_covering(conn, alert.town, day, tz))
         return covered if alert.kind == "order" else not covered
 
-    def alert_superseded(self, alert_id: int) -> None:
+    def alert_superseded(self, alert_id: int, claim: str | None = None) -> bool:
         """A later change made the alert untrue before it was sent (an order then lifted, or lifted then
         re-ordered): never sent; the alert queued for the later change says what holds."""
-        t = s.sms_alerts
-        with self.engine.begin() as conn:
-            conn.execute(update(t).where(t.c.id == alert_id).values(state="superseded", claimed_until=None))
+        return self._claimed_update(alert_id, claim, state="superseded", claimed_until=None)
 
-    def alert_opted_out(self, alert_id: int) -> None:
+    def alert_opted_out(self, alert_id: int, claim: str | None = None) -> bool:
         """The number opted out after the alert was queued: never sent."""
-        t = s.sms_alerts
-        with self.engine.begin() as conn:
-            conn.execute(update(t).where(t.c.id == alert_id).values(state="opted_out", claimed_until=None))
+        return self._claimed_update(alert_id, claim, state="opted_out", claimed_until=None)
 
-    def alert_failed(self, alert_id: int, error: str) -> None:
+    def alert_failed(self, alert_id: int, error: str, claim: str | None = None) -> bool:
         """Given up (Twilio refused it for good, or too many attempts): the clerk sees it to call."""
-        t = s.sms_alerts
-        with self.engine.begin() as conn:
-            conn.execute(update(t).where(t.c.id == alert_id).values(state="failed", claimed_until=None,
-                                                                    error=error[:300]))
+        return self._claimed_update(alert_id, claim, state="failed", claimed_until=None, error=error[:300])
+
+    def sender_lock(self, name: str, ttl: float):
+        """The lock that keeps one sender for ``name`` (records/sender_lock.py)."""
+        from .sender_lock import SenderLock
+        return SenderLock(self.engine, name, ttl)
 
     def alert_delivery(self, alert_id: int, sid: str, status: str, error: str = "") -> bool:
         """Twilio's status callback: delivered / failed / undelivered (others are ignored). The SID is recorded

@@ -142,6 +142,12 @@ sms_alerts = Table(
     Column("created_at", UTCDateTime, nullable=False),
     Column("sent_at", UTCDateTime, nullable=True),
     Column("legal_hold", Boolean, nullable=False, default=False),
+    # a new random token with each claim: the sender's later updates are fenced by it (a sender that lost its
+    # claim changes nothing), and it is checked again just before the text is sent
+    Column("claim_token", String(32), nullable=True),
+    # when it was queued by the database's clock (created_at is the records' clock, which ASSISTANT_NOW pins):
+    # the look-up in Twilio's message log starts a day before it
+    Column("queued_at", UTCDateTime, nullable=True),
 )
 Index("uq_sms_alert_key", sms_alerts.c.key, unique=True)
 Index("ix_sms_alert_due", sms_alerts.c.state, sms_alerts.c.next_attempt_at)
@@ -211,6 +217,15 @@ heartbeats = Table(
     "heartbeats", metadata,
     Column("name", String(80), primary_key=True),
     Column("at", UTCDateTime, nullable=False),
+)
+
+#: The lock that keeps one alert sender per town on SQLite (records/sender_lock.py; PostgreSQL uses an advisory
+#: lock): held by ``holder`` until ``expires_at`` (the database's clock), renewed by the sender as it works.
+sender_locks = Table(
+    "sender_locks", metadata,
+    Column("name", String(80), primary_key=True),
+    Column("holder", String(120), nullable=False),
+    Column("expires_at", UTCDateTime, nullable=False),
 )
 
 #: Tables the retention purge may delete from (the newest burning-order row per town is always kept).

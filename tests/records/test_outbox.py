@@ -117,7 +117,9 @@ def sender(store, twilio, monkeypatch):
     monkeypatch.setenv("ALERT_UNCERTAIN_WAIT", "0")
     cfg = TwilioSettings(twilio.account_sid, twilio.auth_token, "+16085550000", twilio.url,
                          "https://assistant.example.gov", http_timeout=1.0)
-    return Sender(store, cfg, lease=0.5)
+    s = Sender(store, cfg, lease=0.5)
+    yield s
+    s.close()  # the sender lock: on PostgreSQL a session's advisory lock outlives the test otherwise
 
 
 def drain(sender, rounds=10):

@@ -58,9 +58,14 @@ def init_app(app: Flask) -> None:
             click.echo(msg)
         if once:
             total: dict[str, int] = {}
-            while any((counts := sender.run_once()).values()):
-                for k, v in counts.items():
-                    total[k] = total.get(k, 0) + v
+            try:
+                while any((counts := sender.run_once()).values()):
+                    for k, v in counts.items():
+                        total[k] = total.get(k, 0) + v
+            finally:
+                sender.close()
+            if sender.waiting:
+                raise click.ClickException("another alert sender holds the lock: nothing sent")
             click.echo(" ".join(f"{k}={v}" for k, v in total.items()) or "nothing due")
         else:
             sender.run()
