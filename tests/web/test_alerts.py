@@ -140,6 +140,42 @@ def test_without_twilio_settings_the_clerk_is_told_alerts_are_not_sent(make_app,
     assert {a.state for a in store.alerts()} == {"queued"}
 
 
+def test_the_status_page_says_when_the_alerts_sender_is_not_running(app_, store):
+    """The sender wrote a heartbeat nobody read: with it stopped, texts about orders waited unseen."""
+    from test_web_hardening import _status_row
+    row = _status_row(app_.clerk.get("/clerk/status").get_data(as_text=True), "Alerts sender")
+    assert row.startswith("FAILING: alerts sender not running")
+    store.heartbeat("alert-sender:dunkirk")  # what the running sender of this town writes
+    assert _status_row(app_.clerk.get("/clerk/status").get_data(as_text=True), "Alerts sender").startswith("Working")
+    stale = store.db_now() - timedelta(minutes=5)
+    store.heartbeat("alert-sender:dunkirk", now=stale)
+    row = _status_row(app_.clerk.get("/clerk/status").get_data(as_text=True), "Alerts sender")
+    assert row.startswith("FAILING: alerts sender not running: last seen 5 min")
+
+
+def test_the_sender_keeps_its_heartbeat_fresh_while_it_runs(app_, store, twilio):
+    import threading
+    from records.alert_sender import Sender
+    stop = threading.Event()
+    sender = Sender(store)
+    t = threading.Thread(target=sender.run, args=(stop, 0.1))
+    t.start()
+    try:
+        for _ in range(50):
+            if "Working" in _row(app_):
+                break
+            stop.wait(0.1)
+        assert _row(app_).startswith("Working: running")
+    finally:
+        stop.set()
+        t.join()
+
+
+def _row(app_):
+    from test_web_hardening import _status_row
+    return _status_row(app_.clerk.get("/clerk/status").get_data(as_text=True), "Alerts sender")
+
+
 def test_a_status_callback_must_be_signed_and_well_formed(app_, store):
     client = app_.test_client()
     form = {"MessageSid": "SM1", "MessageStatus": "failed"}
