@@ -7,7 +7,7 @@ their own entries. Every change is an event with who recorded it, when, and the 
 ``notifications_affected`` lists the burn notifications whose day a change covers or frees. Given an
 ``AlertPlan`` (records/outbox.py), a change also queues, in its own transaction, the texts it owes: "may not
 go ahead" to notifiers whose day it now covers, the all-clear to those told whose day it frees wholly, and
-the Fire Department's copy of a recorded order.
+the Fire Department's text about every order the change touched (recorded, extended, lifted, superseded).
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from knowledge.model import BurningOrder
 from . import schema as s
 from .burns import BurnNotification
 from .clock import utcnow
-from .outbox import AlertPlan, queue_all_clear, queue_order_alerts
+from .outbox import AlertPlan, queue_all_clear, queue_fire_alert, queue_order_alerts
 
 
 @dataclass(frozen=True)
@@ -129,6 +129,8 @@ class BurningOrders:
                 queue_order_alerts(conn, alerts, order, start, end, now, fire=True)
                 queue_all_clear(conn, alerts, town, [ev.order_id for ev in events if ev.kind == "superseded"],
                                 start, now)
+                for ev in events[1:]:  # the Fire Department hears of every order whose dates this changed
+                    queue_fire_alert(conn, alerts, self._order_in(conn, ev.order_id), "fire-superseded", ev.id, now)
         return OrderResult(self._order(new_id), start, end, tuple(events))
 
     def extend_order(self, order_id: int, end: datetime | None, *, board_action: str, recorded_by: str,
@@ -163,7 +165,9 @@ class BurningOrders:
                                           f"up to order {nxt.id}, which follows it", by, now))
                 break
             if alerts is not None:
-                queue_order_alerts(conn, alerts, self._order_in(conn, order_id), old.end_at, end, now)
+                order = self._order_in(conn, order_id)
+                queue_order_alerts(conn, alerts, order, old.end_at, end, now)
+                queue_fire_alert(conn, alerts, order, "fire-extended", events[-1].id, now)
         return OrderResult(self._order(order_id), old.end_at, end, tuple(events))
 
     def lift_order(self, town: str, at: datetime, *, board_action: str, recorded_by: str, reason: str = "",
@@ -183,6 +187,7 @@ class BurningOrders:
                              (reason or "").strip(), by, now)
             if alerts is not None:
                 queue_all_clear(conn, alerts, town, [current.id], at, now)
+                queue_fire_alert(conn, alerts, self._order_in(conn, current.id), "fire-lifted", ev.id, now, at=at)
         return OrderResult(self._order(current.id), at, current.end_at, (ev,))
 
     def set_burning_order(self, town: str, active: bool, reason: str = "", set_by: str = "",

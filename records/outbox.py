@@ -3,8 +3,10 @@ order, so an order is never recorded without its alerts nor an alert queued for 
 
     kind "order"   a notifier whose burn day an order (recorded or extended) now covers: "may not go ahead"
     kind "lifted"  a notifier told "order" whose day a lift (or a shorter superseding order) freed wholly
-    kind "fire"    the Fire Department's copy of a recorded order (Dunkirk 7.09(4) "it will notify the Fire
-                   Department")
+    kind "fire"    the Fire Department's copy of every change of an order (Dunkirk 7.09(4) "it will notify the
+                   Fire Department"): recorded, extended, lifted, superseded by a new order. Each says the
+                   order's dates as they now are; a queued one the next change of the same order made stale is
+                   superseded (never sent), so the department's latest text about an order is the true one.
 
 Each alert's ``key`` (order + notification + kind) is unique in the table: queuing the same alert again (an
 extension over days already told, a retried request) adds nothing. Opted-out numbers and numbers that do not
@@ -101,11 +103,11 @@ def _opted_out(conn: Connection, *numbers: str) -> bool:
 
 
 def _queue(conn: Connection, town: str, order_id: int, kind: str, raw_phone: str, body: str,
-           notification_id: int | None, now: datetime) -> bool:
+           notification_id: int | None, now: datetime, key: str | None = None) -> bool:
     """Insert one alert unless its key is there already; True when a row was added. Due at once by the
     database's clock (``now``, the records' clock, is only its created_at: a pinned ASSISTANT_NOW in the future
     must not hold it back)."""
-    key = alert_key(order_id, kind, notification_id)
+    key = key or alert_key(order_id, kind, notification_id)
     t = s.sms_alerts
     if conn.execute(select(t.c.id).where(t.c.key == key)).first():
         return False
@@ -148,10 +150,31 @@ def queue_order_alerts(conn: Connection, plan: AlertPlan, order, start: datetime
         for n in _notifications(conn, order.town, first, last):
             added += _queue(conn, order.town, order.id, "order", n.phone, plan.compose("order", order, n, None),
                             n.id, now)
-    if fire and plan.fire_number:
-        added += _queue(conn, order.town, order.id, "fire", plan.fire_number, plan.compose("fire", order, None, None),
-                        None, now)
+    if fire:
+        added += queue_fire_alert(conn, plan, order, "fire", None, now)
     return added
+
+
+#: What the Fire Department is told of each change of an order: the composer's kinds ("fire" is the order as
+#: recorded; the others name the change), all stored as alert kind "fire".
+FIRE_CHANGES = ("fire", "fire-extended", "fire-lifted", "fire-superseded")
+
+
+def queue_fire_alert(conn: Connection, plan: AlertPlan, order, change: str, event_id: int | None,
+                     now: datetime, at: datetime | None = None) -> int:
+    """In the change's transaction: the Fire Department's text about ``order`` as it now is (``change`` one of
+    FIRE_CHANGES; ``at`` the lift time), one per change (keyed by the event), after superseding the texts about
+    the same order still waiting in the queue: they carry the old dates."""
+    if change not in FIRE_CHANGES:
+        raise ValueError(f"no Fire Department text for {change!r}")
+    if not plan.fire_number:
+        return 0
+    t = s.sms_alerts
+    conn.execute(update(t).where(t.c.kind == "fire", t.c.order_id == order.id, t.c.state == "queued")
+                 .values(state=SUPERSEDED, claimed_until=None))
+    key = alert_key(order.id, "fire") if change == "fire" else f"order:{order.id}:fire:{change}:{event_id}"
+    return _queue(conn, order.town, order.id, "fire", plan.fire_number, plan.compose(change, order, None, at),
+                  None, now, key=key)
 
 
 def queue_all_clear(conn: Connection, plan: AlertPlan, town: str, order_ids: list[int], at: datetime | None,
@@ -308,6 +331,11 @@ class Outbox:
         """Is what the alert says still so, just before it is sent? An all-clear ("lifted") only while no order
         covers the notifier's burn day at all; a "may not go ahead" ("order") only while one still does. A
         retried or delayed alert must never overtake a later change (a wrong "you may burn" is the worst)."""
+        if alert.kind == "fire":  # the Fire Department's text: only while it is the latest about its order
+            t = s.sms_alerts
+            with self.engine.connect() as conn:
+                return conn.execute(select(t.c.id).where(t.c.kind == "fire", t.c.order_id == alert.order_id,
+                                                         t.c.id > alert.id).limit(1)).first() is None
         if alert.kind not in ("order", "lifted") or alert.notification_id is None:
             return True
         n = s.burn_notifications

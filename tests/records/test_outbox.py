@@ -3,7 +3,7 @@ notification and kind; and the sender through the fake Twilio REST API: sent onc
 a lost answer looked up in the message log instead of sent again, a refusal kept for the clerk. SQLite and
 PostgreSQL."""
 
-from datetime import date, datetime, timedelta
+from datetime import date, datetime, timedelta, timezone
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -53,6 +53,42 @@ def test_an_order_queues_one_text_to_each_notifier_whose_day_it_covers_and_one_t
     assert all(a.state == "queued" and a.body.startswith("order order") for a in mine if a.kind == "order")
     fire = store.alerts(kind="fire")
     assert len(fire) == 1 and fire[0].to_number == FIRE and fire[0].notification_id is None
+
+
+def test_the_fire_department_is_texted_every_change_of_an_order_and_never_a_stale_one(store, sender, twilio):
+    """It was texted when an order was recorded but not when it was extended or lifted, and a queued text with
+    the old dates still went out after a change: it could tell a resident "no order" while one was in force."""
+    first = record(store, day(1), day(3))
+    twilio.fail_next(1, status=429)  # the department's first text waits for a retry ...
+    drain(sender, rounds=1)
+    store.extend_order(first.order.id, day(6), board_action="Board 12/1", recorded_by="ann", now=MON, alerts=PLAN)
+    drain(sender)  # ... and the extension lands before it goes: only the text with the new dates is sent
+    told = [m["body"] for m in twilio.sent_to(FIRE)]
+    assert told == [f"fire-extended order {first.order.id} until {day(6).astimezone(timezone.utc)} ref - at None"]
+    assert [a.state for a in store.alerts(kind="fire")] == ["superseded", "sent"]
+    store.lift_order("dunkirk", day(2, 12), board_action="Board 12/2", recorded_by="ann", now=MON, alerts=PLAN)
+    drain(sender)
+    assert twilio.sent_to(FIRE)[-1]["body"].startswith(f"fire-lifted order {first.order.id} until ")
+    second = record(store, day(4), None)
+    drain(sender)
+    third = record(store, day(5), day(7))  # takes over from the second order's day 5
+    drain(sender)
+    bodies = [m["body"] for m in twilio.sent_to(FIRE)][-3:]
+    assert bodies[0].startswith(f"fire order {second.order.id} until None")
+    assert bodies[1].startswith(f"fire order {third.order.id} ")
+    assert bodies[2].startswith(f"fire-superseded order {second.order.id} until {day(5).astimezone(timezone.utc)}")
+    assert len(twilio.sent_to(FIRE)) == 5 and {a.state for a in store.alerts(kind="fire")} == {"sent", "superseded"}
+
+
+def test_a_fire_department_text_is_not_sent_after_a_later_one_about_its_order(store):
+    record(store, day(1), day(3))
+    first_fire = store.alerts(kind="fire")[0]
+    store.claim_alert(first_fire, 30)  # in flight when the order is extended
+    store.extend_order(first_fire.order_id, day(6), board_action="Board 12/1", recorded_by="ann", now=MON,
+                       alerts=PLAN)
+    assert [a.state for a in store.alerts(kind="fire")] == ["sending", "queued"]
+    assert not store.alert_still_true(store.alerts(kind="fire")[0], CHI)  # re-claimed later: superseded
+    assert store.alert_still_true(store.alerts(kind="fire")[1], CHI)
 
 
 def test_opted_out_numbers_get_nothing_and_a_number_that_is_not_one_is_kept_for_the_clerk(store):
