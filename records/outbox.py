@@ -181,13 +181,18 @@ def queue_all_clear(conn: Connection, plan: AlertPlan, town: str, order_ids: lis
                     now: datetime) -> int:
     """In the change's transaction: a "lifted" alert to every notifier told "order" by one of ``order_ids``
     whose burn day (from today) no order covers any more, wholly. A day still partly under an order gets none:
-    a wrong "you may burn" is the worst answer."""
+    a wrong "you may burn" is the worst answer. Told means the "order" text may have reached them: sent, in
+    flight, or after an attempt that may have reached Twilio; one still waiting in the queue is superseded when
+    its turn comes (Outbox.alert_still_true), so its notifier, never told of the order, gets nothing. The rows
+    are locked (PostgreSQL) so a sender cannot claim one between this read and the change's commit."""
     if not order_ids:
         return 0
     a, n = s.sms_alerts, s.burn_notifications
+    may_have_reached = or_(a.c.state.in_(("sent", "sending")), a.c.message_sid.isnot(None), a.c.uncertain.is_(True))
     told = conn.execute(select(a.c.order_id, n).join(n, n.c.id == a.c.notification_id)
-                        .where(a.c.kind == "order", a.c.order_id.in_(order_ids), n.c.burn_date >= plan.today)
-                        .order_by(n.c.burn_date, n.c.id)).fetchall()
+                        .where(a.c.kind == "order", a.c.order_id.in_(order_ids), n.c.burn_date >= plan.today,
+                               may_have_reached)
+                        .order_by(n.c.burn_date, n.c.id).with_for_update(of=a)).fetchall()
     added = 0
     orders = {r.id: r for r in conn.execute(select(s.no_burning_orders)
                                             .where(s.no_burning_orders.c.id.in_(order_ids)))}

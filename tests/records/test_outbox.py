@@ -121,19 +121,45 @@ def test_an_extension_texts_only_the_notifiers_on_the_days_it_adds(store):
     assert len(store.alerts(kind="order")) == 3  # Wednesday's notifier is not told twice
 
 
+def sent(store, kind="order"):
+    """The sender's work, in short: every queued alert of ``kind`` recorded as sent."""
+    for a in store.alerts(kind=kind):
+        if a.state == "queued":
+            store.alert_sent(a.id, f"SM{a.id:032d}")
+
+
 def test_lifting_early_sends_the_all_clear_to_those_told_whose_day_is_wholly_free(store):
     notes = burns(store, [1, 2, 3])
-    store.set_sms_opt_out("+16085550002", True)
     record(store, day(1), day(4))
+    sent(store)
+    store.set_sms_opt_out("+16085550002", True)
     store.lift_order("dunkirk", day(2, 15), board_action="Board 12/2", recorded_by="ann", now=MON, alerts=PLAN)
     # Wednesday is still under the order until 3 p.m.: no "you may go ahead" for it; Thursday's notifier opted out
     clear = store.alerts(kind="lifted")
     assert [a.notification_id for a in clear] == [notes[2].id] and clear[0].state == "opted_out"
 
 
+def test_an_order_lifted_before_its_texts_went_out_sends_no_all_clear(store, sender, twilio):
+    """The all-clear went to people never told of the order (their "may not go ahead" was still queued, then
+    superseded): a "you may go ahead" about an order they never heard of. They now get nothing; those whose text
+    may have reached Twilio (sent, or an unclear attempt) get the all-clear."""
+    waiting, unclear, told = burns(store, [2, 2, 2])
+    order = record(store, day(1), day(4), plan=AlertPlan(CHI, MON.date(), compose, "")).order
+    twilio.fail_next(1, status=429)  # the first waits for a retry: nothing reached Twilio
+    twilio.fail_next(1, status=503)  # the second's answer was unclear: it may have reached Twilio
+    drain(sender, rounds=1)  # the third is sent
+    store.lift_order("dunkirk", day(1, 12), board_action="Board 12/1", recorded_by="ann", now=MON, alerts=PLAN)
+    assert {a.notification_id for a in store.alerts(kind="lifted")} == {told.id, unclear.id}
+    drain(sender)
+    assert twilio.sent_to(e164(waiting.phone)) == []
+    assert {a.notification_id: a.state for a in store.alerts(order.id, "order")}[waiting.id] == "superseded"
+    assert [m["body"].split()[0] for m in twilio.sent_to(e164(told.phone))] == ["order", "lifted"]
+
+
 def test_a_shorter_order_that_supersedes_one_frees_the_days_after_it(store):
     notes = burns(store, [1, 2, 3, 4])
     record(store, day(1), day(5))
+    sent(store)
     record(store, day(2), day(3))  # takes over from Wednesday, ends Thursday 0:00: Thu and Fri are free
     assert {a.notification_id for a in store.alerts(kind="lifted")} == {notes[2].id, notes[3].id}
 
