@@ -9,8 +9,9 @@ order, so an order is never recorded without its alerts nor an alert queued for 
                    superseded (never sent), so the department's latest text about an order is the true one.
 
 Each alert's ``key`` (order + notification + kind) is unique in the table: queuing the same alert again (an
-extension over days already told, a retried request) adds nothing. Opted-out numbers and numbers that do not
-parse are kept as rows the sender never sends (state ``opted_out`` / ``no_number``) so the clerk can call.
+extension over days already told, a retried request) adds nothing. Opted-out numbers, numbers that are not a US
+number able to receive texts (records/phones.py), and alerts past a number's daily cap are kept as rows the
+sender never sends (state ``opted_out`` / ``no_number`` / ``capped``) so the clerk can call.
 The sender's side (claim, reconcile, record) is records/alert_sender.py; docs/reliability.md says why no
 alert is lost or sent twice.
 """
@@ -30,9 +31,10 @@ from . import schema as s
 from .burns import BurnNotification
 from .clock import utcnow
 from .engine import db_now
+from .phones import alerts_per_number_per_day, textable_e164
 
 #: Sender states that end an alert; "sent" is followed by Twilio's delivery status in ``delivery``.
-NOT_SENDABLE = ("opted_out", "no_number")
+NOT_SENDABLE = ("opted_out", "no_number", "capped")  # capped: the number's daily cap (records/phones.py)
 #: never sent because a later change made it untrue before its turn (Outbox.alert_still_true)
 SUPERSEDED = "superseded"
 DELIVERY_STATES = ("delivered", "failed", "undelivered")
@@ -102,6 +104,15 @@ def _opted_out(conn: Connection, *numbers: str) -> bool:
     return any(found)
 
 
+def _texts_today(conn: Connection, number: str, now: datetime) -> int:
+    """Alerts to notifiers at ``number`` queued in the last 24 hours (the database's clock) that are or may be
+    sent (any town: the cap is the number's)."""
+    t = s.sms_alerts
+    return conn.execute(select(func.count()).select_from(t).where(
+        t.c.to_number == number, t.c.notification_id.isnot(None), t.c.state.in_(("queued", "sending", "sent")),
+        t.c.queued_at >= now - timedelta(days=1))).scalar() or 0
+
+
 def _queue(conn: Connection, town: str, order_id: int, kind: str, raw_phone: str, body: str,
            notification_id: int | None, now: datetime, key: str | None = None) -> bool:
     """Insert one alert unless its key is there already; True when a row was added. Due at once by the
@@ -111,9 +122,17 @@ def _queue(conn: Connection, town: str, order_id: int, kind: str, raw_phone: str
     t = s.sms_alerts
     if conn.execute(select(t.c.id).where(t.c.key == key)).first():
         return False
-    number = e164(raw_phone)
-    state = "no_number" if number is None else ("opted_out" if _opted_out(conn, number, raw_phone) else "queued")
     queued = db_now(conn)
+    # a notifier only on a US number that can receive texts (records/phones.py), at most so many a day
+    number = e164(raw_phone) if notification_id is None else textable_e164(raw_phone)
+    if number is None:
+        state = "no_number"
+    elif _opted_out(conn, number, raw_phone):
+        state = "opted_out"
+    elif notification_id is not None and _texts_today(conn, number, queued) >= alerts_per_number_per_day():
+        state = "capped"
+    else:
+        state = "queued"
     conn.execute(insert(t).values(key=key, town=town, order_id=order_id, notification_id=notification_id,
                                   kind=kind, to_number=number or (raw_phone or "")[:40], body=body, state=state,
                                   uncertain=False, attempts=0, next_attempt_at=queued, claimed_until=None,

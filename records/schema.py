@@ -55,6 +55,9 @@ burn_notifications = Table(
     # sha256 of the conversation id and the six facts: the same notification submitted again (a resident's
     # resend after a crash, Rasa re-running the submit action) finds the stored one instead of a duplicate
     Column("idempotency_key", String(64), nullable=True),
+    # the phone in E.164 when it is a US number that can receive texts (records/phones.py); None otherwise: such
+    # a notice is never texted (its alerts are kept as "no_number" for the clerk to call)
+    Column("phone_e164", String(16), nullable=True),
 )
 Index("ix_burn_town_date", burn_notifications.c.town, burn_notifications.c.burn_date)
 Index("uq_burn_idempotency", burn_notifications.c.idempotency_key, unique=True)

@@ -164,6 +164,46 @@ def test_a_shorter_order_that_supersedes_one_frees_the_days_after_it(store):
     assert {a.notification_id for a in store.alerts(kind="lifted")} == {notes[2].id, notes[3].id}
 
 
+def test_a_notice_stores_its_phone_in_e164(store):
+    ok, premium = (store.add_burn_notification(town="dunkirk", name="Ann Lee", address="N1 Road K", phone=p,
+                                               burn_date=MON.date()) for p in ("(608) 555-0142", "+1 900 555 0142"))
+    assert (ok.phone, ok.phone_e164) == ("(608) 555-0142", "+16085550142")
+    assert premium.phone_e164 is None
+    (stored,) = [n for n in store.list_burn_notifications("dunkirk") if n.id == ok.id]
+    assert stored.phone_e164 == "+16085550142"
+
+
+def test_an_order_never_texts_a_premium_or_non_us_number(store):
+    (ok,) = burns(store, [1], phone="+1608555{:04d}")
+    premium, jamaica = (store.add_burn_notification(town="dunkirk", name=f"R{i}", address="N1 Road K", phone=p,
+                                                    burn_date=MON.date() + timedelta(days=1))
+                        for i, p in enumerate(("+1 900 555 0142", "(876) 555-0142")))
+    record(store, day(1), day(2))
+    state = {a.notification_id: (a.state, a.to_number) for a in store.alerts(kind="order")}
+    assert state[ok.id] == ("queued", "+16085550000")
+    assert state[premium.id][0] == state[jamaica.id][0] == "no_number"
+    assert {a.notification_id for a, _ in store.unreachable_alerts("dunkirk")} == {premium.id, jamaica.id}
+
+
+def test_one_number_gets_at_most_the_daily_cap_of_alerts_and_the_clerk_sees_the_rest(store, monkeypatch):
+    """Notices for many days with someone else's number, then an order over them all: every notice used to mean
+    a text to that number."""
+    monkeypatch.delenv("SMS_ALERTS_PER_NUMBER_PER_DAY", raising=False)
+    victim = burns(store, [1, 2, 3, 4, 5, 6, 7], phone="(608) 555-0199")
+    other = burns(store, [1], phone="(608) 555-0100")
+    record(store, day(1), day(8))
+    states = {a.notification_id: a.state for a in store.alerts(kind="order")}
+    assert [states[n.id] for n in victim] == ["queued"] * 5 + ["capped"] * 2
+    assert states[other[0].id] == "queued"
+    capped = [a for a, _ in store.unreachable_alerts("dunkirk") if a.state == "capped"]
+    assert [a.notification_id for a in capped] == [n.id for n in victim[5:]]
+    monkeypatch.setenv("SMS_ALERTS_PER_NUMBER_PER_DAY", "1")
+    store.extend_order(store.orders("dunkirk")[0].id, day(9), board_action="Board", recorded_by="ann", now=MON,
+                       alerts=PLAN)
+    assert all(a.state != "queued" for a in store.alerts(kind="order") if a.to_number == "+16085550199"
+               and a.id > max(x.id for x in capped))
+
+
 # ---- the sender ----------------------------------------------------------------------------------------
 
 
