@@ -134,13 +134,15 @@ class BurningOrders:
         return OrderResult(self._order(new_id), start, end, tuple(events))
 
     def extend_order(self, order_id: int, end: datetime | None, *, board_action: str, recorded_by: str,
-                     reason: str = "", now: datetime | None = None, alerts: AlertPlan | None = None) -> OrderResult:
+                     reason: str = "", now: datetime | None = None, alerts: AlertPlan | None = None,
+                     town: str | None = None) -> OrderResult:
         """Move an order's end later (``end`` None: until lifted). An order it now runs into is superseded.
-        With ``alerts``, notifiers on the days it now covers are queued a text in the same transaction."""
+        With ``alerts``, notifiers on the days it now covers are queued a text in the same transaction. With
+        ``town``, an order of another town is not found (LookupError): towns may share a database."""
         _aware(end, "end")
         by = _required(recorded_by, "an extension")
         old = self._order(order_id)
-        if old is None:
+        if old is None or (town is not None and old.town != town):
             raise LookupError(f"no order {order_id}")
         if old.end_at is not None and end is not None and end <= old.end_at:
             raise ValueError("an extension must end later than the order does now; lift it to end it earlier")

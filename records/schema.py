@@ -167,7 +167,11 @@ inbound_sms = Table(
     Column("created_at", UTCDateTime, nullable=False),
     Column("replied_at", UTCDateTime, nullable=True),
     Column("legal_hold", Boolean, nullable=False, default=False),
+    # the town whose webhook took it: towns may share a database, and a clerk sees only the own town's texts
+    # ("" for a message stored before towns were recorded where the database held several: shown to none)
+    Column("town", String(40), nullable=False, default="", server_default=""),
 )
+Index("ix_inbound_sms_town", inbound_sms.c.town, inbound_sms.c.id)
 
 sms_opt_outs = Table(
     "sms_opt_outs", metadata,
@@ -212,6 +216,8 @@ clerks = Table(
     Column("role", String(20), nullable=False, default="clerk", server_default="clerk"),  # "clerk" | "fire"
     # raised on logout and on a password change: a session signed with an older generation is refused
     Column("session_generation", Integer, nullable=False, default=0, server_default="0"),
+    # the town the account works for: it signs in only on that town's site (towns may share a database)
+    Column("town", String(40), nullable=False, default="", server_default=""),
     UniqueConstraint("username", name="uq_clerk_username"),
 )
 

@@ -235,7 +235,7 @@ def test_state_statute_sections_have_pages(clerk_client, client):
 
 @pytest.mark.parametrize("path", ["/clerk/", "/clerk/code", "/clerk/fees", "/clerk/calc/burning", "/clerk/order"])
 def test_mequon_clerk_pages_render(make_app, store, path):
-    store.create_clerk("mq", CLERK_PW)
+    store.create_clerk("mq", CLERK_PW, town="mequon")
     c = make_app(TOWN="mequon", WTF_CSRF_ENABLED=False).test_client()
     c.post("/clerk/login", data={"username": "mq", "password": CLERK_PW})
     assert c.get(path).status_code == 200

@@ -69,8 +69,9 @@ def load_clerk():
     except Exception:  # noqa: BLE001 - the database cannot be read: public pages and the webhooks still work
         current_app.logger.error("could not load the signed-in clerk")
         clerk = None
-    if cid is not None and clerk is not None and not _session_valid(clerk):
-        session.clear()
+    if cid is not None and clerk is not None and (not _session_valid(clerk)
+                                                  or clerk.town != current_app.config["TOWN"]):
+        session.clear()  # expired, ended, or an account of another town sharing the database
         clerk = None
     g.clerk = clerk
 
@@ -98,7 +99,7 @@ def login():
     form = LoginForm()
     error = None
     if form.validate_on_submit():
-        clerk = get_store().verify_clerk(form.username.data, form.password.data)
+        clerk = get_store().verify_clerk(form.username.data, form.password.data, town=current_app.config["TOWN"])
         if clerk:
             session.clear()  # no session fixation
             session.permanent = True

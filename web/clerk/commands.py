@@ -12,7 +12,7 @@ from .. import get_store
 def init_app(app: Flask) -> None:
     def _create(username: str, password: str, role: str) -> None:
         try:
-            get_store().create_clerk(username, password, role=role)
+            get_store().create_clerk(username, password, role=role, town=app.config["TOWN"])
         except ValueError as exc:
             raise click.ClickException(str(exc)) from None
         click.echo(f"{'Fire Department account' if role == 'fire' else 'Clerk'} {username} created.")

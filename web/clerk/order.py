@@ -144,7 +144,8 @@ def extend():
         return _page(extend=form, status=400)
     try:
         result = get_store().extend_order(int(form.order_id.data), end, board_action=form.board_action.data,
-                                          recorded_by=g.clerk.username, alerts=alerts.plan(local_now().date()))
+                                          recorded_by=g.clerk.username, alerts=alerts.plan(local_now().date()),
+                                          town=get_town().key)
     except LookupError:
         abort(404)
     except ValueError as exc:
