@@ -170,8 +170,12 @@ inbound_sms = Table(
     # the town whose webhook took it: towns may share a database, and a clerk sees only the own town's texts
     # ("" for a message stored before towns were recorded where the database held several: shown to none)
     Column("town", String(40), nullable=False, default="", server_default=""),
+    # the SMS conversation it belongs to (the sender's keyed hash, web/keys.py): a legal hold on the conversation
+    # holds its raw messages too ("" for messages stored before it was recorded)
+    Column("conversation_id", String(80), nullable=False, default="", server_default=""),
 )
 Index("ix_inbound_sms_town", inbound_sms.c.town, inbound_sms.c.id)
+Index("ix_inbound_sms_conv", inbound_sms.c.conversation_id)
 
 sms_opt_outs = Table(
     "sms_opt_outs", metadata,

@@ -129,7 +129,8 @@ def inbound():
         abort(400, "MessageSid and From are required; From and To are phone numbers.")
     store = get_store()
     try:
-        record, created = store.save_inbound_sms(sid, from_, to, body, town=current_app.config["TOWN"])  # first
+        record, created = store.save_inbound_sms(sid, from_, to, body, town=current_app.config["TOWN"],
+                                                 conversation_id=sender_id(from_))  # before anything else
     except Exception as exc:  # noqa: BLE001 - locked, read-only, full or down: spool it or refuse it
         return _spool_or_refuse(sid, from_, to, body, exc)
     if not created:
@@ -181,7 +182,7 @@ def _spool_or_refuse(sid: str, from_: str, to: str, body: str, exc: Exception) -
     record_failure("database", "an inbound SMS could not be stored; spooled", exc)
     reply = unavailable_text()
     try:
-        spool.write(sid, from_, to, body, reply, town=current_app.config["TOWN"])
+        spool.write(sid, from_, to, body, reply, town=current_app.config["TOWN"], conversation_id=sender_id(from_))
     except Exception as spool_exc:  # noqa: BLE001
         log.error("SMS %s: could not spool it either (%s); answering 503", sid, describe(spool_exc))
         record_failure("spool", "an inbound SMS could be neither stored nor spooled; answered 503",
