@@ -352,3 +352,11 @@ def test_the_town_migration_gives_old_accounts_and_texts_the_databases_one_town(
         assert conn.exec_driver_sql("SELECT town FROM inbound_sms").scalar() == expected
     assert st.set_clerk_town("ann", "mequon") and st.get_clerk(1).town == "mequon"
     st.close()
+
+
+def test_the_retention_purge_never_deletes_an_opt_out(store):
+    """An opt-out holds until the number texts START: the purge, however old the row, leaves the list alone."""
+    store.set_sms_opt_out("+16085550100", True, now=NOW - timedelta(days=20 * 365))
+    store.purge(0, now=NOW + timedelta(days=1))
+    assert store.sms_opted_out("+16085550100")
+    assert "sms_opt_outs" not in schema.RETAINED
