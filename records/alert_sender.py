@@ -57,6 +57,7 @@ MAX_ATTEMPTS = 10
 BACKOFF_BASE, BACKOFF_CAP = 5.0, 1800.0  # seconds: 5, 10, 20 ... at most 30 minutes, with jitter
 UNCERTAIN_WAIT = 60.0  # an unclear attempt is looked up no sooner: Twilio's message list can lag a little
 KEEPALIVE_EVERY = 5.0  # seconds between renewals of the claim while paging through Twilio's log
+HEARTBEAT_EVERY = 5.0  # seconds between the sender's heartbeats (System status: "not running" after 90 s)
 
 
 @dataclass(frozen=True)
@@ -211,15 +212,23 @@ class Sender:
         self.gateway = gateway
         if self.gateway is None and not self.cfg.missing():
             self.gateway = TwilioGateway(self.cfg)
-        ttl = float(settings.env("ALERT_SENDER_LOCK_SECONDS", str(DEFAULT_LOCK_TTL)))
-        self.lock = lock if lock is not None else store.sender_lock(heartbeat_name(self.town), ttl)
+        self.lock_ttl = float(settings.env("ALERT_SENDER_LOCK_SECONDS", str(DEFAULT_LOCK_TTL)))
+        self.lock = lock if lock is not None else store.sender_lock(heartbeat_name(self.town), self.lock_ttl)
         self.waiting = False  # another sender holds the lock
+        self._held_at: float | None = None  # monotonic time the lock was last confirmed in the database
+        self._beat_at = float("-inf")
 
-    def _hold(self) -> bool:
-        """Take or keep the sender lock, and keep the heartbeat fresh while holding it."""
+    def _hold(self, force: bool = False) -> bool:
+        """Take or keep the sender lock (confirmed in the database at least every quarter of its time, and always
+        with ``force``: just before a send), and keep the heartbeat fresh while holding it."""
+        now = time.monotonic()
+        if not force and self._held_at is not None and now - self._held_at < self.lock_ttl / 4:
+            return True
         held = self.lock.acquire()
-        if held:
+        self._held_at = now if held else None
+        if held and now - self._beat_at >= HEARTBEAT_EVERY:
             self.store.heartbeat(heartbeat_name(self.town))
+            self._beat_at = now
         if held == self.waiting:  # a change: say it once
             log.info("alert sender (%s): %s", self.town, "holds the sender lock" if held else
                      "another sender holds the lock; waiting")
@@ -242,7 +251,7 @@ class Sender:
 
     def _keep(self, a: Alert) -> bool:
         """Still this sender's to send: the lock held and the claim unexpired and its own (renewed)."""
-        return self._hold() and self.store.renew_claim(a, self.lease)
+        return self._hold(force=True) and self.store.renew_claim(a, self.lease)
 
     def _attempt(self, a: Alert) -> str:
         claim = a.claim_token
@@ -307,6 +316,7 @@ class Sender:
 
     def close(self) -> None:
         """Let another sender take over at once (the lock is released)."""
+        self._held_at = None
         self.lock.release()
 
 
