@@ -12,6 +12,7 @@ from rasa_sdk.events import SlotSet
 
 from knowledge import NeedsClarification, handlers, when
 from records import burn_idempotency_key
+from records.phones import burn_notice_phone, refused_message
 
 from . import common, dialogue, parsing
 from .form_base import FormValidator, free_text, given, takes_values
@@ -157,10 +158,9 @@ class ValidateBurnForm(FormValidator):
             common.clarify(dispatcher, tracker, "That doesn't look like a phone number I can use. Please "
                            "give a 10-digit number, like 608-555-0142.")
             return {"burn_phone": None}
-        phone = parsing.valid_phone(value)
+        phone = burn_notice_phone(value)  # records/phones.py: a US number that can receive texts
         if phone is None:
-            common.clarify(dispatcher, tracker, "That doesn't look like a valid phone number. Please give a "
-                           "10-digit number, like 608-555-0142.")
+            common.clarify(dispatcher, tracker, refused_message())
             return {"burn_phone": None}
         return {"burn_phone": phone, "burn_confirmed": None}
 

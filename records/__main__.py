@@ -2,8 +2,9 @@
 
     python -m records purge [--days N]               delete records past retention (legal holds kept)
     python -m records hold TABLE ID [--release]       put a record under legal hold (or release it)
-    python -m records create-clerk USERNAME           create a clerk account (password asked twice)
+    python -m records create-clerk USERNAME           create a clerk account of TOWN (password asked twice)
     python -m records set-password USERNAME           change a clerk's password (ends the account's sessions)
+    python -m records set-clerk-town USERNAME TOWN    the town an account signs in for (towns sharing a database)
     python -m records migrate                         bring the database to the newest schema
     python -m records revision "what changed"         write a migration for a change to records/schema.py
 
@@ -38,6 +39,9 @@ def main(argv: list[str] | None = None) -> int:
     c.add_argument("username")
     sp = sub.add_parser("set-password", help="change a clerk's password; every session of the account ends")
     sp.add_argument("username")
+    st = sub.add_parser("set-clerk-town", help="the town an account works for (it signs in on that town's site)")
+    st.add_argument("username")
+    st.add_argument("town")
     sub.add_parser("migrate", help="bring the database to the newest schema (the store also does it on start)")
     r = sub.add_parser("revision", help="write an alembic migration for a change to records/schema.py")
     r.add_argument("message")
@@ -68,6 +72,10 @@ def main(argv: list[str] | None = None) -> int:
         ok = store.set_legal_hold(args.table, rid, not args.release)
         print(("released" if args.release else "held") if ok else "no such record")
         return 0 if ok else 1
+    if args.cmd == "set-clerk-town":
+        ok = store.set_clerk_town(args.username, args.town)
+        print(f"{args.username} now signs in for {args.town}" if ok else "no such clerk")
+        return 0 if ok else 1
     if args.cmd == "set-password":
         pw = _new_password()
         if pw is None:
@@ -84,7 +92,7 @@ def main(argv: list[str] | None = None) -> int:
         if pw is None:
             return 1
         try:
-            store.create_clerk(args.username, pw)
+            store.create_clerk(args.username, pw, town=settings.town())
         except ValueError as exc:
             print(exc, file=sys.stderr)
             return 1

@@ -10,16 +10,26 @@ the alert was queued, the exact body) and records the SID it finds instead of se
 retried with exponential backoff and jitter; a clear refusal (4xx but 429) or too many attempts ends as
 "failed", which the clerk sees with the phone number to call.
 
+One sender per town (``TOWN``) runs at a time: it holds the sender lock (records/sender_lock.py: a PostgreSQL
+advisory lock, a lock row with a heartbeat on SQLite) and a second one waits. Leases and retry times are on the
+database's clock (records/engine.py ``db_now``), never a host's own or a pinned ASSISTANT_NOW. Every claim has a
+token: the sender's updates of the alert are fenced by it, and just before sending it checks that the claim is
+still its own and unexpired (renewing the lease), and that it still holds the lock; a long look-up in Twilio's
+log renews the claim as it pages.
+
 Settings (README "Configuration"): TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN, TWILIO_FROM; TWILIO_API_BASE (tests
-only: the fake Twilio's URL); PUBLIC_URL (status callbacks go to PUBLIC_URL/sms/status); ALERT_LEASE_SECONDS.
-Without the three Twilio settings nothing is sent: alerts stay queued and the clerk's pages say so.
+only: the fake Twilio's URL); PUBLIC_URL (status callbacks go to PUBLIC_URL/sms/status); ALERT_LEASE_SECONDS;
+ALERT_SENDER_LOCK_SECONDS. Without the three Twilio settings nothing is sent: alerts stay queued and the clerk's
+pages say so.
 """
 
 from __future__ import annotations
 
 import logging
 import random
+import signal
 import threading
+import time
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from functools import lru_cache
@@ -27,8 +37,8 @@ from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo
 
 from . import settings
-from .clock import utcnow
 from .outbox import Alert
+from .sender_lock import DEFAULT_TTL as DEFAULT_LOCK_TTL
 
 log = logging.getLogger(__name__)
 # twilio's HTTP client logs each request's query at INFO: the message-log lookups carry residents' numbers
@@ -46,6 +56,8 @@ DEFAULT_LEASE = 120.0  # also gives Twilio's message log time to list a message 
 MAX_ATTEMPTS = 10
 BACKOFF_BASE, BACKOFF_CAP = 5.0, 1800.0  # seconds: 5, 10, 20 ... at most 30 minutes, with jitter
 UNCERTAIN_WAIT = 60.0  # an unclear attempt is looked up no sooner: Twilio's message list can lag a little
+KEEPALIVE_EVERY = 5.0  # seconds between renewals of the claim while paging through Twilio's log
+HEARTBEAT_EVERY = 5.0  # seconds between the sender's heartbeats (System status: "not running" after 90 s)
 
 
 @dataclass(frozen=True)
@@ -105,6 +117,15 @@ class Later(Exception):
     """Twilio said not now (429), or it could not be reached at all: nothing was sent."""
 
 
+class ClaimLost(Exception):
+    """The alert's claim ran out or was taken, or the sender lock was lost: this sender must not go on with it."""
+
+
+def heartbeat_name(town: str) -> str:
+    """The heartbeats row the running sender of ``town`` keeps fresh (the clerk's System status reads it)."""
+    return f"alert-sender:{town}"
+
+
 class TwilioGateway:
     """Sending and looking up messages; Twilio's errors mapped to Unclear / Refused / Later."""
 
@@ -139,17 +160,24 @@ class TwilioGateway:
             kwargs["status_callback"] = callback
         return self._call(lambda: self.client.messages.create(**kwargs)).sid
 
-    def find(self, alert: Alert) -> str | None:
+    def find(self, alert: Alert, keepalive=None) -> str | None:
         """The SID of a message already sent for this alert (same To, From and body, created since a day before
         it was queued), or None. No DateSent filter: Twilio leaves DateSent empty while a message waits in
-        its queue, and such a message must be found too; the log is read newest first, by creation."""
-        since = alert.created_at - timedelta(days=1)
+        its queue, and such a message must be found too; the log is read newest first, by creation, page by
+        page; ``keepalive()`` (renewing the claim) is called every few seconds and ends the look-up with
+        ClaimLost when it returns False."""
+        since = (alert.queued_at or alert.created_at) - timedelta(days=1)
         if since.tzinfo is None:
             since = since.replace(tzinfo=timezone.utc)
 
         def look():
-            for m in self.client.messages.list(to=alert.to_number, from_=self.cfg.from_number, page_size=100,
-                                               limit=1000):
+            last = time.monotonic()
+            for m in self.client.messages.stream(to=alert.to_number, from_=self.cfg.from_number, page_size=100,
+                                                 limit=1000):
+                if keepalive is not None and time.monotonic() - last > KEEPALIVE_EVERY:
+                    if not keepalive():
+                        raise ClaimLost("the claim ran out during the look-up")
+                    last = time.monotonic()
                 if m.body == alert.body:
                     return m.sid
                 created = getattr(m, "date_created", None)
@@ -170,58 +198,96 @@ def backoff(attempts: int, uncertain: bool = False) -> float:
 
 
 class Sender:
-    """One sender: ``run_once`` works through the alerts due now; ``run`` loops until stopped."""
+    """One sender: ``run_once`` works through the alerts due now; ``run`` loops until stopped. Only while it
+    holds the town's sender lock; another sender waits."""
 
     def __init__(self, store, cfg: TwilioSettings | None = None, gateway: TwilioGateway | None = None,
-                 lease: float | None = None, max_attempts: int = MAX_ATTEMPTS):
+                 lease: float | None = None, max_attempts: int = MAX_ATTEMPTS, town: str | None = None,
+                 lock=None):
         self.store = store
         self.cfg = cfg or TwilioSettings.from_env()
         self.lease = lease if lease is not None else float(settings.env("ALERT_LEASE_SECONDS", str(DEFAULT_LEASE)))
         self.max_attempts = max_attempts
+        self.town = town or settings.town()
         self.gateway = gateway
         if self.gateway is None and not self.cfg.missing():
             self.gateway = TwilioGateway(self.cfg)
+        self.lock_ttl = float(settings.env("ALERT_SENDER_LOCK_SECONDS", str(DEFAULT_LOCK_TTL)))
+        self.lock = lock if lock is not None else store.sender_lock(heartbeat_name(self.town), self.lock_ttl)
+        self.waiting = False  # another sender holds the lock
+        self._held_at: float | None = None  # monotonic time the lock was last confirmed in the database
+        self._beat_at = float("-inf")
 
-    def run_once(self, now: datetime | None = None) -> dict[str, int]:
-        """Every alert due now, one attempt each; counts by outcome. Nothing without the Twilio settings."""
-        done = {"sent": 0, "found": 0, "retry": 0, "failed": 0, "skipped": 0}
-        if self.gateway is None:
+    def _hold(self, force: bool = False) -> bool:
+        """Take or keep the sender lock (confirmed in the database at least every quarter of its time, and always
+        with ``force``: just before a send), and keep the heartbeat fresh while holding it."""
+        now = time.monotonic()
+        if not force and self._held_at is not None and now - self._held_at < self.lock_ttl / 4:
+            return True
+        held = self.lock.acquire()
+        self._held_at = now if held else None
+        if held and now - self._beat_at >= HEARTBEAT_EVERY:
+            self.store.heartbeat(heartbeat_name(self.town))
+            self._beat_at = now
+        if held == self.waiting:  # a change: say it once
+            log.info("alert sender (%s): %s", self.town, "holds the sender lock" if held else
+                     "another sender holds the lock; waiting")
+        self.waiting = not held
+        return held
+
+    def run_once(self) -> dict[str, int]:
+        """Every alert of the town due now, one attempt each; counts by outcome. Nothing without the Twilio
+        settings, nor while another sender holds the lock."""
+        done = {"sent": 0, "found": 0, "retry": 0, "failed": 0, "skipped": 0, "lost": 0}
+        if self.gateway is None or not self._hold():
             return done
-        for alert in self.store.due_alerts(now, limit=200):
-            claimed = self.store.claim_alert(alert, self.lease, now)
+        for alert in self.store.due_alerts(self.town, limit=200):
+            if not self._hold():
+                break  # the lock is gone: another sender may be working now
+            claimed = self.store.claim_alert(alert, self.lease)
             if claimed is not None:
                 done[self._attempt(claimed)] += 1
         return done
 
+    def _keep(self, a: Alert) -> bool:
+        """Still this sender's to send: the lock held and the claim unexpired and its own (renewed)."""
+        return self._hold(force=True) and self.store.renew_claim(a, self.lease)
+
     def _attempt(self, a: Alert) -> str:
-        if a.message_sid:  # Twilio's status callback already told us its SID
-            self.store.alert_sent(a.id, a.message_sid)
+        claim = a.claim_token
+        if a.message_sid:  # Twilio's status callback (or a sender that lost its claim) told us its SID
+            self.store.alert_sent(a.id, a.message_sid, claim=claim)
             return "found"
         if self.store.sms_opted_out(a.to_number):
-            self.store.alert_opted_out(a.id)
+            self.store.alert_opted_out(a.id, claim=claim)
             return "skipped"
         try:
             if a.uncertain:
-                sid = self.gateway.find(a)
+                sid = self.gateway.find(a, keepalive=lambda: self._keep(a))
                 if sid:
-                    self.store.alert_sent(a.id, sid)
+                    self.store.alert_sent(a.id, sid, claim=claim)
                     return "found"
             if not self.store.alert_still_true(a, self._tz(a.town)):
-                self.store.alert_superseded(a.id)
+                self.store.alert_superseded(a.id, claim=claim)
                 return "skipped"
+            if not self._keep(a):  # just before sending: a claim that ran out may be someone else's now
+                raise ClaimLost("the claim ran out or was taken before sending")
             sid = self.gateway.send(a)
+        except ClaimLost as exc:
+            log.warning("alert %d: %s; left to the next claim", a.id, exc)
+            return "lost"
         except Refused as exc:
-            self.store.alert_failed(a.id, str(exc))
+            self.store.alert_failed(a.id, str(exc), claim=claim)
             return "failed"
         except (Later, Unclear) as exc:
             if a.attempts >= self.max_attempts:
-                self.store.alert_failed(a.id, f"gave up after {a.attempts} attempts: {exc}")
+                self.store.alert_failed(a.id, f"gave up after {a.attempts} attempts: {exc}", claim=claim)
                 return "failed"
             unclear = isinstance(exc, Unclear)
-            self.store.alert_retry(a.id, utcnow() + timedelta(seconds=backoff(a.attempts, unclear)), str(exc),
-                                   uncertain=unclear)
+            self.store.alert_retry(a.id, backoff(a.attempts, unclear), str(exc), uncertain=unclear, claim=claim)
             return "retry"
-        self.store.alert_sent(a.id, sid)
+        if not self.store.alert_sent(a.id, sid, claim=claim):
+            log.warning("alert %d: sent, but its claim had run out; its SID is left for the next claim", a.id)
         return "sent"
 
     @staticmethod
@@ -234,15 +300,24 @@ class Sender:
         missing = self.cfg.missing()
         if missing:
             log.warning("alert sender: %s not set; alerts stay queued and are not sent", ", ".join(missing))
-        while not stop.is_set():
-            try:
-                self.store.heartbeat("alert-sender")
-                counts = self.run_once()
-                if any(counts.values()):
-                    log.info("alert sender: %s", counts)
-            except Exception:  # noqa: BLE001 - the database or Twilio is down: keep going, try again
-                log.exception("alert sender: a round failed; trying again")
-            stop.wait(poll)
+        try:
+            while not stop.is_set():
+                try:
+                    if self.gateway is None:
+                        self._hold()  # the status page sees the sender running (and says Twilio is not set)
+                    counts = self.run_once()
+                    if any(counts.values()):
+                        log.info("alert sender: %s", counts)
+                except Exception:  # noqa: BLE001 - the database or Twilio is down: keep going, try again
+                    log.exception("alert sender: a round failed; trying again")
+                stop.wait(poll)
+        finally:
+            self.close()
+
+    def close(self) -> None:
+        """Let another sender take over at once (the lock is released)."""
+        self._held_at = None
+        self.lock.release()
 
 
 def main(once: bool = False) -> int:
@@ -255,13 +330,21 @@ def main(once: bool = False) -> int:
             print("Twilio settings missing (" + ", ".join(sender.cfg.missing()) + "): nothing sent")
             return 1
         total = {}
-        while True:
-            counts = sender.run_once()
-            for k, v in counts.items():
-                total[k] = total.get(k, 0) + v
-            if not any(counts.values()):
-                break
+        try:
+            while True:
+                counts = sender.run_once()
+                for k, v in counts.items():
+                    total[k] = total.get(k, 0) + v
+                if not any(counts.values()):
+                    break
+        finally:
+            sender.close()
+        if sender.waiting:
+            print("another alert sender holds the lock: nothing sent")
+            return 3
         print(" ".join(f"{k}={v}" for k, v in total.items()))
         return 0
-    sender.run()
+    stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())  # honcho's stop: release the lock on the way out
+    sender.run(stop)
     return 0

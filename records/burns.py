@@ -14,6 +14,7 @@ from sqlalchemy.exc import IntegrityError
 from . import schema as s
 from .clock import utcnow
 from .engine import db_text
+from .phones import textable_e164
 
 #: Reference codes: no 0/O, 1/I/L, so a resident can read one out over the phone.
 ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
@@ -35,6 +36,7 @@ class BurnNotification:
     created_at: datetime
     legal_hold: bool = False
     idempotency_key: str | None = None
+    phone_e164: str | None = None  # records/phones.py: a US number that can receive texts, else None
 
 
 def burn_idempotency_key(conversation_id: str, town: str, name: str, address: str, phone: str, burn_date,
@@ -82,7 +84,7 @@ class BurnNotifications:
         row = dict(town=town, name=name.strip(), address=address.strip(), phone=phone.strip(),
                    burn_date=burn_date, location=(location or "").strip(), approx_time=(approx_time or "").strip(),
                    channel=channel, conversation_id=conversation_id or "", created_at=created, legal_hold=False,
-                   idempotency_key=idempotency_key or None)
+                   idempotency_key=idempotency_key or None, phone_e164=textable_e164(phone))
         prefix = _town_prefix(town)
         for _ in range(20):
             ref = prefix + "-" + "".join(secrets.choice(ALPHABET) for _ in range(5))

@@ -14,6 +14,7 @@ from sqlalchemy.exc import IntegrityError
 from . import schema as s
 from .clock import utcnow
 from .engine import db_text
+from .sms import conversation_held
 
 
 @dataclass(frozen=True)
@@ -90,9 +91,10 @@ class Conversations:
         if speaker not in ("user", "bot"):
             raise ValueError("speaker must be 'user' or 'bot'")
         with self.engine.begin() as conn:
+            held = conversation_held(conn, conversation_id)  # a message logged after a legal hold is held too
             conn.execute(insert(s.transcript).values(conversation_id=db_text(conversation_id), town=town,
                                                      channel=channel, speaker=speaker, text=db_text(text),
-                                                     created_at=now or utcnow(), legal_hold=False))
+                                                     created_at=now or utcnow(), legal_hold=held))
 
     def transcript(self, conversation_id: str) -> list[TranscriptMessage]:
         t = s.transcript

@@ -16,7 +16,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import create_engine, event, insert, update
+from sqlalchemy import create_engine, event, insert, select, update
 from sqlalchemy.engine import Engine, make_url
 
 from . import schema as s
@@ -68,6 +68,22 @@ def make_engine(url: str) -> Engine:
     return create_engine(url, future=True, pool_pre_ping=True, hide_parameters=True)
 
 
+def db_now(conn) -> datetime:
+    """The database's clock, as an aware UTC datetime: the one clock every process that shares the database
+    agrees on (PostgreSQL's server clock; for SQLite, a file on one host, that host's clock). Leases, retry
+    times and the sender's lock are read and written against it, never against a host's own clock or a
+    pinned ASSISTANT_NOW (records.clock), which would freeze them."""
+    dialect = conn.dialect.name
+    if dialect == "postgresql":
+        value = conn.exec_driver_sql("SELECT clock_timestamp()").scalar()
+    elif dialect == "sqlite":
+        raw = conn.exec_driver_sql("SELECT strftime('%Y-%m-%d %H:%M:%f', 'now')").scalar()
+        value = datetime.fromisoformat(raw).replace(tzinfo=timezone.utc)
+    else:  # pragma: no cover - only the two databases are supported
+        value = datetime.now(timezone.utc)
+    return value.astimezone(timezone.utc)
+
+
 def db_text(value):
     """Text as every database takes it: PostgreSQL refuses NUL in text, so it is stored as U+FFFD."""
     return value.replace("\x00", "\ufffd") if isinstance(value, str) else value
@@ -95,14 +111,25 @@ class Database:
 
     def heartbeat(self, name: str, now: datetime | None = None) -> datetime:
         """A committed write (one row per process name): proves the database takes writes now (not locked,
-        read-only or full). Raises the database's error otherwise."""
+        read-only or full). Raises the database's error otherwise. Stamped with the database's clock."""
         t = s.heartbeats
-        when = now or datetime.now(timezone.utc)
         with self.engine.begin() as conn:
+            when = now or db_now(conn)
             done = conn.execute(update(t).where(t.c.name == name).values(at=when))
             if done.rowcount == 0:
                 conn.execute(insert(t).values(name=name, at=when))
         return when
+
+    def db_now(self) -> datetime:
+        """The database's clock now (``db_now``)."""
+        with self.engine.connect() as conn:
+            return db_now(conn)
+
+    def last_heartbeat(self, name: str) -> tuple[datetime | None, datetime]:
+        """(the last heartbeat of ``name`` or None, the database's clock now): how long ago, by one clock."""
+        t = s.heartbeats
+        with self.engine.connect() as conn:
+            return conn.execute(select(t.c.at).where(t.c.name == name)).scalar(), db_now(conn)
 
     def pragma(self, name: str) -> Any:
         """A SQLite PRAGMA's value on a pooled connection (for checks and tests)."""

@@ -7,7 +7,7 @@ their own entries. Every change is an event with who recorded it, when, and the 
 ``notifications_affected`` lists the burn notifications whose day a change covers or frees. Given an
 ``AlertPlan`` (records/outbox.py), a change also queues, in its own transaction, the texts it owes: "may not
 go ahead" to notifiers whose day it now covers, the all-clear to those told whose day it frees wholly, and
-the Fire Department's copy of a recorded order.
+the Fire Department's text about every order the change touched (recorded, extended, lifted, superseded).
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from knowledge.model import BurningOrder
 from . import schema as s
 from .burns import BurnNotification
 from .clock import utcnow
-from .outbox import AlertPlan, queue_all_clear, queue_order_alerts
+from .outbox import AlertPlan, queue_all_clear, queue_fire_alert, queue_order_alerts
 
 
 @dataclass(frozen=True)
@@ -129,16 +129,20 @@ class BurningOrders:
                 queue_order_alerts(conn, alerts, order, start, end, now, fire=True)
                 queue_all_clear(conn, alerts, town, [ev.order_id for ev in events if ev.kind == "superseded"],
                                 start, now)
+                for ev in events[1:]:  # the Fire Department hears of every order whose dates this changed
+                    queue_fire_alert(conn, alerts, self._order_in(conn, ev.order_id), "fire-superseded", ev.id, now)
         return OrderResult(self._order(new_id), start, end, tuple(events))
 
     def extend_order(self, order_id: int, end: datetime | None, *, board_action: str, recorded_by: str,
-                     reason: str = "", now: datetime | None = None, alerts: AlertPlan | None = None) -> OrderResult:
+                     reason: str = "", now: datetime | None = None, alerts: AlertPlan | None = None,
+                     town: str | None = None) -> OrderResult:
         """Move an order's end later (``end`` None: until lifted). An order it now runs into is superseded.
-        With ``alerts``, notifiers on the days it now covers are queued a text in the same transaction."""
+        With ``alerts``, notifiers on the days it now covers are queued a text in the same transaction. With
+        ``town``, an order of another town is not found (LookupError): towns may share a database."""
         _aware(end, "end")
         by = _required(recorded_by, "an extension")
         old = self._order(order_id)
-        if old is None:
+        if old is None or (town is not None and old.town != town):
             raise LookupError(f"no order {order_id}")
         if old.end_at is not None and end is not None and end <= old.end_at:
             raise ValueError("an extension must end later than the order does now; lift it to end it earlier")
@@ -163,7 +167,9 @@ class BurningOrders:
                                           f"up to order {nxt.id}, which follows it", by, now))
                 break
             if alerts is not None:
-                queue_order_alerts(conn, alerts, self._order_in(conn, order_id), old.end_at, end, now)
+                order = self._order_in(conn, order_id)
+                queue_order_alerts(conn, alerts, order, old.end_at, end, now)
+                queue_fire_alert(conn, alerts, order, "fire-extended", events[-1].id, now)
         return OrderResult(self._order(order_id), old.end_at, end, tuple(events))
 
     def lift_order(self, town: str, at: datetime, *, board_action: str, recorded_by: str, reason: str = "",
@@ -183,6 +189,7 @@ class BurningOrders:
                              (reason or "").strip(), by, now)
             if alerts is not None:
                 queue_all_clear(conn, alerts, town, [current.id], at, now)
+                queue_fire_alert(conn, alerts, self._order_in(conn, current.id), "fire-lifted", ev.id, now, at=at)
         return OrderResult(self._order(current.id), at, current.end_at, (ev,))
 
     def set_burning_order(self, town: str, active: bool, reason: str = "", set_by: str = "",

@@ -34,7 +34,8 @@ class Retention:
     def set_legal_hold(self, table: str, record_id: int | str, hold: bool = True) -> bool:
         """Put a record (or take it) under legal hold: the purge never deletes it. ``table`` is one of
         ``schema.RETAINED``; ``record_id`` is the id (the reference for burn notifications, the MessageSid for
-        SMS, the conversation id for a conversation — which holds its whole transcript)."""
+        SMS, the conversation id for a conversation — which holds its whole transcript and its inbound SMS, and
+        what is logged into it later)."""
         t = s.RETAINED[table]
         with self.engine.begin() as conn:
             if table == "burn_notifications" and isinstance(record_id, str):
@@ -44,8 +45,10 @@ class Retention:
             else:
                 cond = t.c.id == record_id
             n = conn.execute(update(t).where(cond).values(legal_hold=hold)).rowcount
-            if table == "conversations":
+            if table == "conversations":  # its transcript and its raw inbound SMS; later ones are held as logged
                 conn.execute(update(s.transcript).where(s.transcript.c.conversation_id == record_id)
+                             .values(legal_hold=hold))
+                conn.execute(update(s.inbound_sms).where(s.inbound_sms.c.conversation_id == record_id)
                              .values(legal_hold=hold))
         return n > 0
 
@@ -59,11 +62,14 @@ class Retention:
         with self.engine.begin() as conn:
             bo = s.burning_orders
             current_ids = [r[0] for r in conn.execute(select(func.max(bo.c.id)).group_by(bo.c.town))]
+            held_conversations = select(s.conversations.c.id).where(s.conversations.c.legal_hold.is_(True))
             for name, t in s.RETAINED.items():
                 old = t.c.created_at < cutoff
                 cond = and_(old, t.c.legal_hold.is_(False))
                 if t is bo and current_ids:
                     cond = and_(cond, bo.c.id.notin_(current_ids))
+                if t is s.transcript or t is s.inbound_sms:  # whatever the row's own flag: its conversation's hold
+                    cond = and_(cond, t.c.conversation_id.notin_(held_conversations))
                 result.held[name] = conn.execute(
                     select(func.count()).select_from(t).where(and_(old, t.c.legal_hold.is_(True)))).scalar()
                 result.deleted[name] = conn.execute(delete(t).where(cond)).rowcount

@@ -55,6 +55,9 @@ burn_notifications = Table(
     # sha256 of the conversation id and the six facts: the same notification submitted again (a resident's
     # resend after a crash, Rasa re-running the submit action) finds the stored one instead of a duplicate
     Column("idempotency_key", String(64), nullable=True),
+    # the phone in E.164 when it is a US number that can receive texts (records/phones.py); None otherwise: such
+    # a notice is never texted (its alerts are kept as "no_number" for the clerk to call)
+    Column("phone_e164", String(16), nullable=True),
 )
 Index("ix_burn_town_date", burn_notifications.c.town, burn_notifications.c.burn_date)
 Index("uq_burn_idempotency", burn_notifications.c.idempotency_key, unique=True)
@@ -142,6 +145,12 @@ sms_alerts = Table(
     Column("created_at", UTCDateTime, nullable=False),
     Column("sent_at", UTCDateTime, nullable=True),
     Column("legal_hold", Boolean, nullable=False, default=False),
+    # a new random token with each claim: the sender's later updates are fenced by it (a sender that lost its
+    # claim changes nothing), and it is checked again just before the text is sent
+    Column("claim_token", String(32), nullable=True),
+    # when it was queued by the database's clock (created_at is the records' clock, which ASSISTANT_NOW pins):
+    # the look-up in Twilio's message log starts a day before it
+    Column("queued_at", UTCDateTime, nullable=True),
 )
 Index("uq_sms_alert_key", sms_alerts.c.key, unique=True)
 Index("ix_sms_alert_due", sms_alerts.c.state, sms_alerts.c.next_attempt_at)
@@ -158,7 +167,15 @@ inbound_sms = Table(
     Column("created_at", UTCDateTime, nullable=False),
     Column("replied_at", UTCDateTime, nullable=True),
     Column("legal_hold", Boolean, nullable=False, default=False),
+    # the town whose webhook took it: towns may share a database, and a clerk sees only the own town's texts
+    # ("" for a message stored before towns were recorded where the database held several: shown to none)
+    Column("town", String(40), nullable=False, default="", server_default=""),
+    # the SMS conversation it belongs to (the sender's keyed hash, web/keys.py): a legal hold on the conversation
+    # holds its raw messages too ("" for messages stored before it was recorded)
+    Column("conversation_id", String(80), nullable=False, default="", server_default=""),
 )
+Index("ix_inbound_sms_town", inbound_sms.c.town, inbound_sms.c.id)
+Index("ix_inbound_sms_conv", inbound_sms.c.conversation_id)
 
 sms_opt_outs = Table(
     "sms_opt_outs", metadata,
@@ -203,6 +220,8 @@ clerks = Table(
     Column("role", String(20), nullable=False, default="clerk", server_default="clerk"),  # "clerk" | "fire"
     # raised on logout and on a password change: a session signed with an older generation is refused
     Column("session_generation", Integer, nullable=False, default=0, server_default="0"),
+    # the town the account works for: it signs in only on that town's site (towns may share a database)
+    Column("town", String(40), nullable=False, default="", server_default=""),
     UniqueConstraint("username", name="uq_clerk_username"),
 )
 
@@ -211,6 +230,15 @@ heartbeats = Table(
     "heartbeats", metadata,
     Column("name", String(80), primary_key=True),
     Column("at", UTCDateTime, nullable=False),
+)
+
+#: The lock that keeps one alert sender per town on SQLite (records/sender_lock.py; PostgreSQL uses an advisory
+#: lock): held by ``holder`` until ``expires_at`` (the database's clock), renewed by the sender as it works.
+sender_locks = Table(
+    "sender_locks", metadata,
+    Column("name", String(80), primary_key=True),
+    Column("holder", String(120), nullable=False),
+    Column("expires_at", UTCDateTime, nullable=False),
 )
 
 #: Tables the retention purge may delete from (the newest burning-order row per town is always kept).

@@ -10,6 +10,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 
 from . import schema as s
+from . import settings
 from .clock import utcnow
 from .engine import db_text
 
@@ -25,11 +26,21 @@ class InboundSMS:
     created_at: datetime
     replied_at: datetime | None
     legal_hold: bool = False
+    town: str = ""
+
+
+def conversation_held(conn, conversation_id: str) -> bool:
+    """Is the conversation under legal hold? (What is logged into it later is held too.)"""
+    if not conversation_id:
+        return False
+    c = s.conversations
+    return bool(conn.execute(select(c.c.legal_hold).where(c.c.id == conversation_id)).scalar())
 
 
 def _sms(r) -> InboundSMS:
     return InboundSMS(id=r.id, message_sid=r.message_sid, from_=r.from_number, to=r.to_number, body=r.body,
-                      reply=r.reply, created_at=r.created_at, replied_at=r.replied_at, legal_hold=r.legal_hold)
+                      reply=r.reply, created_at=r.created_at, replied_at=r.replied_at, legal_hold=r.legal_hold,
+                      town=r.town)
 
 
 class SMSMessages:
@@ -38,15 +49,21 @@ class SMSMessages:
     engine: Engine
 
     def save_inbound_sms(self, message_sid: str, from_: str, to: str, body: str,
-                         now: datetime | None = None) -> tuple[InboundSMS, bool]:
-        """Store an inbound message keyed by MessageSid; a retry returns the stored one and ``False``."""
+                         now: datetime | None = None, town: str | None = None,
+                         conversation_id: str = "") -> tuple[InboundSMS, bool]:
+        """Store an inbound message keyed by MessageSid, as the ``town``'s (default TOWN) and of its SMS
+        conversation (held with it when the conversation is under legal hold); a retry returns the stored one
+        and ``False``."""
         if not message_sid:
             raise ValueError("MessageSid is required")
-        message_sid, from_, to, body = map(db_text, (message_sid, from_, to, body))
+        message_sid, from_, to, body, conversation_id = map(db_text, (message_sid, from_, to, body,
+                                                                      conversation_id or ""))
         row = dict(message_sid=message_sid, from_number=from_ or "", to_number=to or "", body=body or "",
-                   reply=None, created_at=now or utcnow(), replied_at=None, legal_hold=False)
+                   reply=None, created_at=now or utcnow(), replied_at=None, legal_hold=False,
+                   town=settings.town() if town is None else town, conversation_id=conversation_id)
         try:
             with self.engine.begin() as conn:
+                row["legal_hold"] = conversation_held(conn, conversation_id)
                 conn.execute(insert(s.inbound_sms).values(**row))
             created = True
         except IntegrityError:
@@ -66,11 +83,15 @@ class SMSMessages:
             conn.execute(update(t).where(t.c.message_sid == db_text(message_sid))
                          .values(reply=db_text(reply), replied_at=now or utcnow()))
 
-    def list_inbound_sms(self, limit: int = 200, unanswered_only: bool = False) -> list[InboundSMS]:
+    def list_inbound_sms(self, limit: int = 200, unanswered_only: bool = False,
+                         town: str | None = None) -> list[InboundSMS]:
+        """The newest inbound messages: of ``town`` (what a clerk sees), or of every town (None)."""
         t = s.inbound_sms
         q = select(t).order_by(t.c.id.desc()).limit(limit)
         if unanswered_only:
             q = q.where(t.c.reply.is_(None))
+        if town is not None:
+            q = q.where(t.c.town == town)
         with self.engine.connect() as conn:
             return [_sms(r) for r in conn.execute(q)]
 

@@ -63,7 +63,9 @@ def create_app(test_config: dict | None = None) -> Flask:
         SESSION_COOKIE_HTTPONLY=True,
         SESSION_COOKIE_SAMESITE="Lax",
         PERMANENT_SESSION_LIFETIME=8 * 3600,  # idle limit; SESSION_MAX_HOURS ends a session in any case
-        WTF_CSRF_TIME_LIMIT=8 * 3600,
+        # a form's token is good while its session is (8 h idle, SESSION_MAX_HOURS in all): no timestamp of its own,
+        # which a web host whose clock is a second behind the one that rendered the form would refuse
+        WTF_CSRF_TIME_LIMIT=None,
         RATELIMIT_HEADERS_ENABLED=False,
         SMS_DUPLICATE_WAIT=10.0,  # seconds a retried webhook waits for the first attempt's reply
         STORE=None,
@@ -117,8 +119,12 @@ def create_app(test_config: dict | None = None) -> Flask:
 
 
 def _derive_keys(app: Flask) -> None:
-    """SECRET_KEY (or the generated one) is the master; the session and the SMS ids get keys of their own."""
-    master = app.config["SECRET_KEY"] or keys.load_or_create_master(Path(app.config["SECRET_KEY_FILE"]))
+    """SECRET_KEY (or the generated one) is the master; the session and the SMS ids get keys of their own. An
+    empty or short key file stops the start (keys.SecretKeyError): never a master key of ""."""
+    master = (app.config["SECRET_KEY"] or "").strip()
+    if master and len(master) < keys.MIN_KEY_CHARS:
+        log.warning("SECRET_KEY is shorter than %d characters: use a long random value", keys.MIN_KEY_CHARS)
+    master = master or keys.load_or_create_master(Path(app.config["SECRET_KEY_FILE"]))
     app.config["SECRET_KEY"] = keys.derive(master, keys.session_label(int(app.config["SESSION_KEY_VERSION"])))
     app.config["SMS_ID_KEY"] = keys.derive(master, keys.SMS_ID_LABEL)
 

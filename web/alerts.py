@@ -5,7 +5,8 @@ pages pass to the store so the texts are queued in the order's own transaction.
     "order"   The Town Board has issued a no-burning order from ... to .... Your burn on ... (ref DK-XXXXX)
               may not go ahead.
     "lifted"  ... the order is lifted ...: your burn may go ahead (the usual rules still apply).
-    "fire"    the order itself, for the Fire Department (Dunkirk 7.09(4) "it will notify the Fire Department").
+    "fire"    the order itself, for the Fire Department (Dunkirk 7.09(4) "it will notify the Fire Department"),
+              and each later change of it: "fire-extended", "fire-lifted", "fire-superseded".
 """
 
 from __future__ import annotations
@@ -54,6 +55,18 @@ def compose(town, kind: str, order, note, at: datetime | None) -> str:
     if kind == "fire":
         return _fit(f"{town.name}: The Town Board has issued no-burning order {order.id} {span}. "
                     f"Board action: {order.board_action}. Reason: {order.reason}")
+    if kind == "fire-extended":
+        return _fit(f"{town.name}: The Town Board has extended no-burning order {order.id}: it is now in force "
+                    f"{span}.")
+    if kind == "fire-lifted":
+        return _fit(f"{town.name}: The Town Board has lifted no-burning order {order.id} (in force from "
+                    f"{_moment(order.start_at, tz)}) from {_moment(at or order.end_at, tz)}.")
+    if kind == "fire-superseded":
+        if order.end_at is not None and order.end_at <= order.start_at:
+            return _fit(f"{town.name}: No-burning order {order.id} (from {_moment(order.start_at, tz)}) will not "
+                        "take effect: a new order replaces it.")
+        return _fit(f"{town.name}: No-burning order {order.id} is now in force {span}, where a new order takes "
+                    "over.")
     raise ValueError(f"no text for alert kind {kind!r}")
 
 

@@ -34,6 +34,25 @@ def action_server_url() -> str:
     return current_app.config.get("ACTION_URL") or settings.action_url()
 
 
+#: Seconds without a heartbeat after which the alerts sender counts as not running (it beats every 2 s while
+#: idle and before every alert it sends).
+SENDER_STALE = 90
+
+
+def sender_status(store, town: str) -> tuple[bool, str]:
+    """Is the town's alerts sender (records/alert_sender.py) running? Its heartbeat, on the database's clock."""
+    from records.alert_sender import heartbeat_name
+    at, now = store.last_heartbeat(heartbeat_name(town))
+    start = "start it: the Procfile's sender, or python -m records send-alerts"
+    if at is None:
+        return False, f"alerts sender not running: it has never run on this database ({start})"
+    age = max(0, int((now - at).total_seconds()))
+    if age > SENDER_STALE:
+        return False, (f"alerts sender not running: last seen {age // 60} min {age % 60} s ago; texts about "
+                       f"orders wait until it runs ({start})")
+    return True, f"running (last seen {age} s ago)"
+
+
 def checks(store, timeout: float = 3.0) -> list[dict]:
     """Live checks, each {name, ok, detail, ms}."""
     out = []
@@ -57,6 +76,10 @@ def checks(store, timeout: float = 3.0) -> list[dict]:
         store.heartbeat(f"web:{os.getpid()}")
         return True, "takes writes"
     timed("Database", database)
+
+    from . import twilio_auth
+    timed("Twilio webhooks", twilio_auth.status)
+    timed("Alerts sender", lambda: sender_status(store, current_app.config["TOWN"]))
 
     def spooled():
         n = spool.pending_count()

@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import functools
 import ipaddress
 import logging
 import re
 
-from flask import Flask, jsonify, render_template, request
+from flask import Flask, abort, jsonify, make_response, render_template, request
 from flask.json.provider import DefaultJSONProvider
+from flask.sessions import SecureCookieSessionInterface
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from flask_wtf.csrf import CSRFError, CSRFProtect
+from itsdangerous import SignatureExpired, TimestampSigner, URLSafeTimedSerializer
 from limits import parse_many
 from werkzeug.exceptions import HTTPException, InternalServerError
 
@@ -47,6 +50,37 @@ def chat_limit(override: str = "") -> str:
     except ValueError as exc:
         raise ValueError(f"CHAT_RATE_LIMIT {value!r} is not a rate limit like '60 per minute'") from exc
     return value
+
+
+#: Seconds a signature's time may lie in the future: the clerk's session is signed on one web host and read on
+#: another, whose clock may be a little behind (itsdangerous refuses any negative age: a one-second difference
+#: ended the session). Also the login's own allowance (web/clerk/auth.py).
+CLOCK_SKEW = 300
+
+
+class _SkewTolerantSigner(TimestampSigner):
+    """itsdangerous' timestamp signer, but a signature up to CLOCK_SKEW seconds "from the future" is valid."""
+
+    def unsign(self, signed_value, max_age=None, return_timestamp=False):
+        value, signed_at = super().unsign(signed_value, None, True)
+        if max_age is not None:
+            age = self.get_timestamp() - int(signed_at.timestamp())
+            if age > max_age or age < -CLOCK_SKEW:
+                raise SignatureExpired(f"Signature age {age} outside -{CLOCK_SKEW}..{max_age} seconds",
+                                       payload=value, date_signed=signed_at)
+        return (value, signed_at) if return_timestamp else value
+
+
+class SessionInterface(SecureCookieSessionInterface):
+    """Flask's signed-cookie session with a signer that allows CLOCK_SKEW between web hosts."""
+
+    def get_signing_serializer(self, app: Flask):
+        if not app.secret_key:
+            return None
+        keys = [*(app.config.get("SECRET_KEY_FALLBACKS") or []), app.secret_key]
+        return URLSafeTimedSerializer(keys, salt=self.salt, serializer=self.serializer, signer=_SkewTolerantSigner,
+                                      signer_kwargs={"key_derivation": self.key_derivation,
+                                                     "digest_method": self.digest_method})
 
 
 #: Request JSON nested deeper than this is refused (the API's own bodies are one level deep).
@@ -119,24 +153,76 @@ def login_username() -> str:
     return (request.form.get("username") or "").strip().casefold()[:80]
 
 
-def _failed_login(response) -> bool:
-    return response.status_code == 401
+#: An address with a failed login within this window is "failing" (see LoginThrottle).
+LOGIN_FAILING_WINDOW = "1 per hour"
+
+THROTTLED_MESSAGE = "Too many failed sign-ins. Please wait a few minutes and try again."
+
+
+class LoginThrottle:
+    """The login's four throttles, counting failed attempts only (NIST SP 800-63B 5.2.2: throttle, don't lock
+    out), kept in the app's Flask-Limiter storage (memory, or Redis with RATELIMIT_STORAGE_URI):
+
+    - per address and username (LOGIN_LIMIT) and per address (LOGIN_ADDRESS_LIMIT): over them, the address is
+      refused (429) without its password being checked, right or wrong;
+    - per username from every address (LOGIN_USERNAME_LIMIT) and every failure together (LOGIN_GLOBAL_LIMIT):
+      over them, only an address that has not been failing (no failed login within LOGIN_FAILING_WINDOW) has its
+      password checked: right, it signs in; wrong, it gets the same 429 and is failing from then on. So someone
+      guessing the clerk's password from a few addresses, or failing at many accounts, no longer locks the real
+      clerk (or every other clerk) out, and each further guess costs the guesser a fresh address.
+    """
+
+    def __init__(self, limiter: Limiter):
+        self.limiter = limiter
+
+    @staticmethod
+    def _keys() -> list[tuple[str, str, str]]:
+        addr, user = client_key(), login_username()
+        return [(LOGIN_LIMIT, "addr-user", f"{addr}|{user}"), (LOGIN_ADDRESS_LIMIT, "addr", addr),
+                (LOGIN_USERNAME_LIMIT, "user", user), (LOGIN_GLOBAL_LIMIT, "all", "all")]
+
+    def _within(self, limit: str, scope: str, key: str) -> bool:
+        return all(self.limiter.limiter.test(item, "login", scope, key) for item in parse_many(limit))
+
+    def verdict(self) -> str:
+        """"ok", "throttled" (refuse unchecked), or "clean-only" (check the password; a failure is refused)."""
+        (al, ascope, akey), (bl, bscope, bkey), *accounts = self._keys()
+        if not (self._within(al, ascope, akey) and self._within(bl, bscope, bkey)):
+            return "throttled"
+        if all(self._within(*k) for k in accounts):
+            return "ok"
+        return "clean-only" if self._within(LOGIN_FAILING_WINDOW, "failing", client_key()) else "throttled"
+
+    def failed(self) -> None:
+        for limit, scope, key in self._keys() + [(LOGIN_FAILING_WINDOW, "failing", client_key())]:
+            for item in parse_many(limit):
+                self.limiter.limiter.hit(item, "login", scope, key)
 
 
 def throttle_login(limiter: Limiter, view):
-    """The login view with its four throttles (failed attempts only)."""
-    keyed = [(LOGIN_LIMIT, lambda: f"addr-user:{client_key()}|{login_username()}"),
-             (LOGIN_ADDRESS_LIMIT, lambda: f"addr:{client_key()}"),
-             (LOGIN_USERNAME_LIMIT, lambda: f"user:{login_username()}"),
-             (LOGIN_GLOBAL_LIMIT, lambda: "all")]
-    for limit, key in keyed:
-        view = limiter.limit(limit, key_func=key, methods=["POST"], deduct_when=_failed_login)(view)
-    return view
+    """The login view behind its throttles (LoginThrottle); a failed POST is the view's 401."""
+    throttle = LoginThrottle(limiter)
+
+    @functools.wraps(view)
+    def wrapped(**kwargs):
+        if request.method != "POST":
+            return view(**kwargs)
+        verdict = throttle.verdict()
+        if verdict == "throttled":
+            abort(429, THROTTLED_MESSAGE)
+        response = make_response(view(**kwargs))
+        if response.status_code == 401:
+            throttle.failed()
+            if verdict == "clean-only":
+                abort(429, THROTTLED_MESSAGE)
+        return response
+    return wrapped
 
 
 def init_app(app: Flask) -> Limiter:
     """CSRF on every form, headers, error pages; returns this app's rate limiter (one per app)."""
     csrf.init_app(app)
+    app.session_interface = SessionInterface()
     app.json = RequestJSONProvider(app)
     limiter = Limiter(app=app, key_func=client_key, default_limits=[])
     app.extensions["web_limiter"] = limiter

@@ -13,11 +13,15 @@ from waitress import serve
 from records import settings
 
 from . import create_app
+from .keys import SecretKeyError
 
 
 def main() -> None:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    app = create_app()
+    try:
+        app = create_app()
+    except SecretKeyError as exc:  # a clear message, not a traceback
+        raise SystemExit(f"web: {exc}") from None
     serve(app, host=settings.web_host(), port=settings.web_port(), threads=settings.env_int("WEB_THREADS", 8),
           ident="ordinance-assistant")
 

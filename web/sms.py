@@ -9,15 +9,15 @@ from __future__ import annotations
 
 import logging
 import time
+import unicodedata
 from urllib.parse import urlsplit
 
 from flask import Blueprint, Response, abort, current_app, request
-from twilio.request_validator import RequestValidator
 from twilio.twiml.messaging_response import MessagingResponse
 
 from knowledge import offer
 
-from . import contacts, get_store, get_town
+from . import contacts, get_store, get_town, twilio_auth
 from records.failure_log import describe, record_failure
 from .keys import sms_sender_id
 from .rasa import PAYLOAD, RasaUnavailable, clean_user_text, send
@@ -33,6 +33,15 @@ HELP_WORDS = {"HELP", "INFO"}
 MORE_WORDS = {"MORE", "NEXT"}
 
 
+def keyword(body: str) -> str:
+    """The message as a keyword (STOP, START, HELP, MORE, a number): NFKC-folded (fullwidth letters), without
+    invisible format characters (a byte-order mark, zero-width spaces and joiners: some phones put one before
+    the text), spaces and trailing . or !, upper-cased. "\ufeffStop" is a STOP."""
+    text = unicodedata.normalize("NFKC", body or "")
+    text = "".join(c for c in text if unicodedata.category(c) != "Cf")
+    return text.strip().strip(".!").strip().upper()
+
+
 def sender_id(phone: str) -> str:
     """The Rasa sender for a phone number: a keyed hash (the SMS id key, web/keys.py), not the number itself."""
     return sms_sender_id(current_app.config["SMS_ID_KEY"], phone)
@@ -45,17 +54,13 @@ def twiml(text: str | None) -> Response:
     return Response(str(resp), mimetype="application/xml")
 
 
-def signature_ok() -> bool:
-    token = current_app.config["TWILIO_AUTH_TOKEN"]
-    signature = request.headers.get("X-Twilio-Signature", "")
-    if not token or not signature:
-        return False
-    url = webhook_url(current_app.config["PUBLIC_URL"])
-    if not url:
-        return False
-    if request.query_string:
-        url += "?" + request.query_string.decode("latin-1")
-    return RequestValidator(token).validate(url, request.form.to_dict(flat=True), signature)
+def _with_query(url: str) -> str:
+    return url + "?" + request.query_string.decode("latin-1") if url and request.query_string else url
+
+
+def check_signature() -> None:
+    """The webhook request is Twilio's, signed for PUBLIC_URL; else 403, logged and counted (web/twilio_auth.py)."""
+    twilio_auth.verify("SMS webhook", _with_query(webhook_url(current_app.config["PUBLIC_URL"])))
 
 
 def webhook_url(public_url: str) -> str:
@@ -109,17 +114,10 @@ def delivery_status():
     delivered, failed or undelivered is recorded; the clerk sees who could not be reached."""
     from records.alert_sender import status_callback_url
     alert = request.args.get("alert", "")
-    token = current_app.config["TWILIO_AUTH_TOKEN"]
-    signature = request.headers.get("X-Twilio-Signature", "")
     url = status_callback_url(current_app.config["PUBLIC_URL"], 0).rsplit("?", 1)[0]
-    if not (token and signature and url):
-        abort(403, "Invalid or missing signature.")
-    if request.query_string:
-        url += "?" + request.query_string.decode("latin-1")
-    if not RequestValidator(token).validate(url, request.form.to_dict(flat=True), signature):
-        abort(403, "Invalid or missing signature.")
+    twilio_auth.verify("status callback", _with_query(url))
     sid, status = request.form.get("MessageSid", ""), request.form.get("MessageStatus", "")
-    if not alert.isdigit() or len(alert) > 12 or not sid or len(sid) > 64 or len(status) > 20:
+    if not (alert.isascii() and alert.isdigit()) or len(alert) > 12 or not sid or len(sid) > 64 or len(status) > 20:
         abort(400, "alert, MessageSid and MessageStatus are required.")
     code = request.form.get("ErrorCode", "")[:10]
     get_store().alert_delivery(int(alert), sid, status, f"Twilio error {code}" if code else "")
@@ -128,8 +126,7 @@ def delivery_status():
 
 @bp.post("/sms")
 def inbound():
-    if not signature_ok():
-        abort(403, "Invalid or missing signature.")
+    check_signature()
     form = request.form
     sid, from_, to, body = (form.get("MessageSid", ""), form.get("From", ""), form.get("To", ""),
                             form.get("Body", ""))
@@ -138,7 +135,8 @@ def inbound():
         abort(400, "MessageSid and From are required; From and To are phone numbers.")
     store = get_store()
     try:
-        record, created = store.save_inbound_sms(sid, from_, to, body)  # stored before anything else
+        record, created = store.save_inbound_sms(sid, from_, to, body, town=current_app.config["TOWN"],
+                                                 conversation_id=sender_id(from_))  # before anything else
     except Exception as exc:  # noqa: BLE001 - locked, read-only, full or down: spool it or refuse it
         return _spool_or_refuse(sid, from_, to, body, exc)
     if not created:
@@ -190,7 +188,7 @@ def _spool_or_refuse(sid: str, from_: str, to: str, body: str, exc: Exception) -
     record_failure("database", "an inbound SMS could not be stored; spooled", exc)
     reply = unavailable_text()
     try:
-        spool.write(sid, from_, to, body, reply)
+        spool.write(sid, from_, to, body, reply, town=current_app.config["TOWN"], conversation_id=sender_id(from_))
     except Exception as spool_exc:  # noqa: BLE001
         log.error("SMS %s: could not spool it either (%s); answering 503", sid, describe(spool_exc))
         record_failure("spool", "an inbound SMS could be neither stored nor spooled; answered 503",
@@ -207,7 +205,7 @@ def answer(from_: str, body: str) -> str | None:
     town = current_app.config["TOWN"]
     cid = sender_id(from_)
     store.ensure_conversation(cid, town, "sms")
-    word = body.strip().strip(".!").upper()
+    word = keyword(body)
     store.log_message(cid, town, "sms", "user", body)
     if word in STOP_WORDS:
         store.set_sms_opt_out(from_, True)

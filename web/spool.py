@@ -46,13 +46,15 @@ def pending_count() -> int:
     return len(_files())
 
 
-def write(message_sid: str, from_: str, to: str, body: str, reply: str | None) -> Path:
-    """Durably spool one inbound message; raises OSError if it cannot be made durable."""
+def write(message_sid: str, from_: str, to: str, body: str, reply: str | None, town: str | None = None,
+          conversation_id: str = "") -> Path:
+    """Durably spool one inbound message (of ``town`` and its SMS conversation); raises OSError if it cannot be
+    made durable."""
     d = spool_dir()
     d.mkdir(parents=True, exist_ok=True)
     received = datetime.now(timezone.utc)
     entry = {"message_sid": message_sid, "from": from_, "to": to, "body": body, "reply": reply,
-             "received_at": received.isoformat()}
+             "received_at": received.isoformat(), "town": town, "conversation_id": conversation_id}
     name = f"{time.time_ns():020d}-{uuid.uuid4().hex[:8]}.jsonl"
     tmp = d / ("." + name + ".tmp")
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
@@ -84,7 +86,8 @@ def replay(store) -> int:
             continue
         received = datetime.fromisoformat(entry["received_at"])
         rec, _created = store.save_inbound_sms(entry["message_sid"], entry["from"], entry["to"], entry["body"],
-                                               now=received)
+                                               now=received, town=entry.get("town"),
+                                               conversation_id=entry.get("conversation_id") or "")
         if rec.reply is None and entry.get("reply") is not None:
             store.set_sms_reply(entry["message_sid"], entry["reply"])
         path.unlink()

@@ -112,3 +112,34 @@ def test_failed_logins_do_not_reveal_whether_the_user_exists(make_app, store):
             login(c, user, "y", addr=addr)
     t1, t2 = login(c, "ann", "nope", addr="10.0.1.1"), login(c, "zed", "nope", addr="10.0.1.2")
     assert t1.status_code == t2.status_code == 429 and t1.data == t2.data
+
+
+def test_the_clerk_still_signs_in_while_her_account_is_being_guessed(make_app, store):
+    """20 wrong passwords for "ann" from a few addresses used to lock the real clerk out even with the right
+    password (the per-username limit). Throttle, don't lock out (NIST SP 800-63B 5.2.2): an address that has
+    not been failing still has its password checked."""
+    from web.security import LOGIN_USERNAME_LIMIT
+    per_hour = int(LOGIN_USERNAME_LIMIT.split()[0])
+    store.create_clerk("ann", CLERK_PW)
+    c = make_app(WTF_CSRF_ENABLED=False).test_client()
+    guessers = [f"203.0.113.{i}" for i in range(per_hour // LIMIT)]
+    codes = [login(c, "ann", f"guess {i}", addr=guessers[i % len(guessers)]).status_code for i in range(per_hour)]
+    assert codes == [401] * per_hour
+    assert login(c, "ann", "guess again", addr="203.0.113.99").status_code == 429  # the account is throttled ...
+    assert login(c, "ann", CLERK_PW, addr="203.0.113.99").status_code == 429  # ... and that address now fails
+    assert login(c, "ann", CLERK_PW, addr=guessers[0]).status_code == 429  # the guessers' addresses stay out
+    r = login(c, "ann", CLERK_PW, addr="198.51.100.20")  # the clerk, from an address that has not been failing
+    assert r.status_code == 302 and store.get_clerk(1).last_login is not None
+
+
+def test_failures_at_other_accounts_do_not_lock_out_an_account_nobody_targeted(make_app, store, monkeypatch):
+    """The global limit on failed logins used to refuse every sign-in, also for accounts nobody guessed at."""
+    per_minute = 12
+    monkeypatch.setattr("web.security.LOGIN_GLOBAL_LIMIT", f"{per_minute} per minute")
+    store.create_clerk("bea", CLERK_PW)
+    c = make_app(WTF_CSRF_ENABLED=False).test_client()
+    codes = [login(c, f"u{i}", "wrong password", addr=f"10.{i // 250}.{i % 250}.9").status_code
+             for i in range(per_minute)]
+    assert codes == [401] * per_minute
+    assert login(c, "u99", "wrong password", addr="10.7.7.7").status_code == 429  # the brake holds ...
+    assert login(c, "bea", CLERK_PW, addr="192.0.2.50").status_code == 302  # ... but not against bea

@@ -48,7 +48,7 @@ def _queue(store: Store) -> None:
 
 def _sender(url: str, tw: FakeTwilio, log) -> subprocess.Popen:
     env = {**os.environ, "DATABASE_URL": url, "TWILIO_ACCOUNT_SID": tw.account_sid, "TWILIO_AUTH_TOKEN": tw.auth_token,
-           "TWILIO_FROM": FROM, "TWILIO_API_BASE": tw.url, "PUBLIC_URL": "", "ALERT_LEASE_SECONDS": "1",
+           "TWILIO_FROM": FROM, "TWILIO_API_BASE": tw.url, "PUBLIC_URL": "", "ALERT_LEASE_SECONDS": "1", "ALERT_SENDER_LOCK_SECONDS": "2",
            "TWILIO_HTTP_TIMEOUT": "0.5", "ALERT_BACKOFF_SECONDS": "0.2", "ALERT_UNCERTAIN_WAIT": "0.2",
            "PYTHONPATH": str(REPO)}
     return subprocess.Popen([sys.executable, "-m", "records", "send-alerts", "--once"], cwd=REPO, env=env,

@@ -323,3 +323,40 @@ def test_the_same_notification_submitted_twice_is_stored_once(store):
     assert store.add_burn_notification(**{**facts, "location": "front yard"}, conversation_id="sms:abc",
                                        idempotency_key=other).reference != first.reference
     store.heartbeat("test")
+
+
+@pytest.mark.parametrize("towns,expected", [(["mequon"], "mequon"), ([], "dunkirk"), (["mequon", "dunkirk"], "")])
+def test_the_town_migration_gives_old_accounts_and_texts_the_databases_one_town(tmp_path, monkeypatch, towns,
+                                                                                  expected):
+    """Accounts and texts stored before towns were recorded: the database's one town; with no records yet the
+    migrating process's TOWN; where several towns share the database, none (set-clerk-town assigns it)."""
+    from alembic import command
+    from records.migrate import config
+    from records.store import make_engine
+    monkeypatch.setenv("TOWN", "dunkirk")
+    url = f"sqlite:///{tmp_path / 'old.db'}"
+    with make_engine(url).begin() as conn:
+        cfg = config(url)
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, "0007")
+        conn.exec_driver_sql("INSERT INTO clerk_accounts (username, password_hash, created_at, role, "
+                             "session_generation) VALUES ('ann', 'x', '2026-11-01 00:00:00.000000', 'clerk', 0)")
+        conn.exec_driver_sql("INSERT INTO inbound_sms (message_sid, from_number, to_number, body, created_at, "
+                             "legal_hold) VALUES ('SM1', '+16085550100', '+1', 'hi', '2026-11-01 00:00:00.000000', 0)")
+        for i, town in enumerate(towns):
+            conn.exec_driver_sql(f"INSERT INTO conversations (id, town, channel, created_at, legal_hold, offered, "
+                                 f"pending_pages) VALUES ('c{i}', '{town}', 'web', '2026-11-01 00:00:00', 0, '[]', '[]')")
+    st = Store(url)
+    with st.engine.connect() as conn:
+        assert conn.exec_driver_sql("SELECT town FROM clerk_accounts").scalar() == expected
+        assert conn.exec_driver_sql("SELECT town FROM inbound_sms").scalar() == expected
+    assert st.set_clerk_town("ann", "mequon") and st.get_clerk(1).town == "mequon"
+    st.close()
+
+
+def test_the_retention_purge_never_deletes_an_opt_out(store):
+    """An opt-out holds until the number texts START: the purge, however old the row, leaves the list alone."""
+    store.set_sms_opt_out("+16085550100", True, now=NOW - timedelta(days=20 * 365))
+    store.purge(0, now=NOW + timedelta(days=1))
+    assert store.sms_opted_out("+16085550100")
+    assert "sms_opt_outs" not in schema.RETAINED

@@ -109,14 +109,31 @@ def test_an_order_over_three_days_texts_exactly_those_notifiers_once_and_the_lif
     assert r.status_code == 302
     before = len(twilio.messages)
     send_alerts(app_)
-    clear = twilio.messages[before:]
+    clear = [m for m in twilio.messages[before:] if m["to"] != FIRE]
     assert Counter(m["to"] for m in clear) == Counter({number: 1 for number in last_day})
     assert all("may go ahead" in m["body"] for m in clear)
+    (fire_lift,) = [m["body"] for m in twilio.messages[before:] if m["to"] == FIRE]
+    assert "has lifted no-burning order" in fire_lift and "from Mon Dec 7 12:00 a.m. CST." in fire_lift
+    clear = twilio.messages[before:]
     print(clear[0]["body"])
     print(f"e2e lift: {len(clear)} all-clear texts to the {len(last_day)} notifiers of the last day")
 
     send_alerts(app_)  # nothing is due any more: nothing is sent again
     assert len(twilio.messages) == before + len(clear)
+
+
+def test_the_fire_department_is_texted_an_extension_made_on_the_order_page(app_, store, twilio):
+    r = app_.clerk.post("/clerk/order", data={"start": "2026-12-05T00:00", "end": "2026-12-08T00:00",
+                                              "board_action": "Meeting 11/30", "reason": "Dry"})
+    assert r.status_code == 302
+    order = store.orders("dunkirk")[0]
+    r = app_.clerk.post("/clerk/order/extend", data={"order_id": str(order.id), "end": "2026-12-10T18:00",
+                                                     "board_action": "Meeting 12/3"})
+    assert r.status_code == 302
+    send_alerts(app_)
+    (told,) = [m["body"] for m in twilio.sent_to(FIRE)]  # the recorded text, now stale, is not sent
+    assert told == (f"Town of Dunkirk: The Town Board has extended no-burning order {order.id}: it is now in force "
+                    "from Sat Dec 5 12:00 a.m. CST to Thu Dec 10 6:00 p.m. CST.")
 
 
 def test_without_twilio_settings_the_clerk_is_told_alerts_are_not_sent(make_app, store, monkeypatch):
@@ -138,6 +155,42 @@ def test_without_twilio_settings_the_clerk_is_told_alerts_are_not_sent(make_app,
     r = app.test_cli_runner().invoke(args=["send-alerts", "--once"])
     assert r.exit_code != 0 and "not set" in r.output
     assert {a.state for a in store.alerts()} == {"queued"}
+
+
+def test_the_status_page_says_when_the_alerts_sender_is_not_running(app_, store):
+    """The sender wrote a heartbeat nobody read: with it stopped, texts about orders waited unseen."""
+    from test_web_hardening import _status_row
+    row = _status_row(app_.clerk.get("/clerk/status").get_data(as_text=True), "Alerts sender")
+    assert row.startswith("FAILING: alerts sender not running")
+    store.heartbeat("alert-sender:dunkirk")  # what the running sender of this town writes
+    assert _status_row(app_.clerk.get("/clerk/status").get_data(as_text=True), "Alerts sender").startswith("Working")
+    stale = store.db_now() - timedelta(minutes=5)
+    store.heartbeat("alert-sender:dunkirk", now=stale)
+    row = _status_row(app_.clerk.get("/clerk/status").get_data(as_text=True), "Alerts sender")
+    assert row.startswith("FAILING: alerts sender not running: last seen 5 min")
+
+
+def test_the_sender_keeps_its_heartbeat_fresh_while_it_runs(app_, store, twilio):
+    import threading
+    from records.alert_sender import Sender
+    stop = threading.Event()
+    sender = Sender(store)
+    t = threading.Thread(target=sender.run, args=(stop, 0.1))
+    t.start()
+    try:
+        for _ in range(50):
+            if "Working" in _row(app_):
+                break
+            stop.wait(0.1)
+        assert _row(app_).startswith("Working: running")
+    finally:
+        stop.set()
+        t.join()
+
+
+def _row(app_):
+    from test_web_hardening import _status_row
+    return _status_row(app_.clerk.get("/clerk/status").get_data(as_text=True), "Alerts sender")
 
 
 def test_a_status_callback_must_be_signed_and_well_formed(app_, store):

@@ -132,7 +132,7 @@ def test_the_order_page_with_texts_waiting_sent_and_not_reached_is_walked_by_key
         assert (name in table) == (name in NOT_REACHED), name
         if name in NOT_REACHED:
             assert phone in table, name
-    for why in ("undelivered (30003)", "not sent: Twilio 400 21211", "opted out of texts", "not a phone number"):
+    for why in ("undelivered (30003)", "not sent: Twilio 400 21211", "opted out of texts", "not a US number that takes texts"):
         assert why in table
     assert axe_violations(page) == []
     reached = keyboard_walk(page)

@@ -126,6 +126,30 @@ def test_recording_an_order_lists_the_burn_notifications_it_covers(clerk_client,
     assert f"{covered.reference} (Ann Lee, 2026-12-02)" in r.get_data(as_text=True)
 
 
+def test_the_notifications_an_order_affects_are_listed_from_the_records_not_the_session_cookie(clerk_client, store):
+    """The list went into the session cookie as a flash message; past 4 KB (about 200 notices) browsers drop
+    the cookie, so the clerk saw none of them (and was signed out)."""
+    import random
+    rng = random.Random(12)
+    names = ["".join(rng.choice("bcdfghklmnprstvwz") + rng.choice("aeiou") for _ in range(3)).title() + " "
+             + "".join(rng.choice("bcdfghklmnprstvwz") + rng.choice("aeiou") for _ in range(4)).title()
+             for _ in range(250)]
+    notes = [store.add_burn_notification(town="dunkirk", name=name, address=f"N{i} County Road K",
+                                         phone=f"+1608555{i:04d}", burn_date=date(2026, 12, 1 + i % 3),
+                                         channel="web") for i, name in enumerate(names)]
+    r = clerk_client.post("/clerk/order", data={"start": "2026-12-01T00:00", "end": "2026-12-04T00:00",
+                                                 "board_action": "Meeting", "reason": "Dry"})
+    assert r.status_code == 302
+    for cookie in r.headers.getlist("Set-Cookie"):
+        assert len(cookie) < 4093, f"a {len(cookie)}-byte cookie: browsers drop it"
+    page = clerk_client.get(r.headers["Location"]).get_data(as_text=True)
+    assert "250 burn notification(s) fall on the days this change affects" in page
+    assert all(f"{n.reference} ({n.name}, {n.burn_date.isoformat()})" in page for n in notes)
+    assert clerk_client.get("/clerk/order?affected_from=yesterday").status_code == 400
+    assert clerk_client.get("/clerk/order?affected_from=2026-12-01T00:00").status_code == 400  # no offset
+    assert "this change affects" not in clerk_client.get("/clerk/order").get_data(as_text=True)
+
+
 def test_burn_list_filter_and_csv(clerk_client, store):
     store.add_burn_notification(town="dunkirk", name="Ann Lee", address="N1234 County Road K", phone="+16085550100",
                                 burn_date=date(2026, 11, 30), location="field", approx_time="9 a.m.",
@@ -211,7 +235,7 @@ def test_state_statute_sections_have_pages(clerk_client, client):
 
 @pytest.mark.parametrize("path", ["/clerk/", "/clerk/code", "/clerk/fees", "/clerk/calc/burning", "/clerk/order"])
 def test_mequon_clerk_pages_render(make_app, store, path):
-    store.create_clerk("mq", CLERK_PW)
+    store.create_clerk("mq", CLERK_PW, town="mequon")
     c = make_app(TOWN="mequon", WTF_CSRF_ENABLED=False).test_client()
     c.post("/clerk/login", data={"username": "mq", "password": CLERK_PW})
     assert c.get(path).status_code == 200

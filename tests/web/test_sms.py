@@ -76,6 +76,38 @@ def test_stop_start_help(sms, store, fake_rasa):
     assert reply(sms("hello")) == "You said: hello"
 
 
+def test_a_stop_behind_a_byte_order_mark_or_a_zero_width_space_is_a_stop(sms, store, fake_rasa):
+    for i, body in enumerate(("\ufeffSTOP", "STOP\u200b", "\u200bstop.", "\u2060Stop\ufeff", "\uff33\uff34\uff2f\uff30")):
+        number = f"+1608555{i:04d}"
+        assert "unsubscribed" in reply(sms(body, from_=number)), repr(body)
+        assert store.sms_opted_out(number), repr(body)
+        n = len(fake_rasa.received)
+        assert reply(sms("can I burn today", from_=number)) is None  # opted out: no reply, Rasa not asked
+        assert len(fake_rasa.received) == n
+    assert "subscribed again" in reply(sms("\ufeffSTART", from_="+16085550000"))
+    assert not store.sms_opted_out("+16085550000")
+
+
+def test_a_legal_hold_on_an_sms_conversation_keeps_its_raw_texts_and_what_is_said_after_it(sms, store, app):
+    """The hold covered the transcript as it was: messages logged after it, and the raw inbound SMS, were still
+    purged."""
+    from datetime import datetime, timezone
+    from web.sms import sender_id
+    held_number, other = "+16085550177", "+16085550188"
+    sms("my neighbour burns tires", from_=held_number)
+    with app.app_context():
+        cid = sender_id(held_number)
+    assert store.set_legal_hold("conversations", cid)
+    sms("he did it again today", from_=held_number)
+    sms("can I burn leaves", from_=other)
+    store.purge(0, now=datetime(2034, 1, 1, tzinfo=timezone.utc))
+    assert sorted(m.body for m in store.list_inbound_sms()) == ["he did it again today", "my neighbour burns tires"]
+    said = [m.text for m in store.transcript(cid)]
+    assert "my neighbour burns tires" in said and "he did it again today" in said and len(said) == 4
+    with app.app_context():
+        assert store.transcript(sender_id(other)) == []
+
+
 def test_yes_only_opts_in_when_opted_out(sms):
     assert reply(sms("yes")) == "You said: yes"
 

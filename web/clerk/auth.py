@@ -47,13 +47,18 @@ def role_required(*roles: str):
     return decorate
 
 
+#: Seconds a login time may lie in the future: the web hosts' clocks differ a little (the session was signed on
+#: one, is read on another); a login stamped further ahead than this is refused.
+CLOCK_SKEW = security.CLOCK_SKEW
+
+
 def _session_valid(clerk) -> bool:
     """The session is of the account's current generation (no logout or password change since it was made) and
-    younger than SESSION_MAX_HOURS since the login, however much it was used."""
+    younger than SESSION_MAX_HOURS since the login, however much it was used (CLOCK_SKEW allowed either way)."""
     login_at = session.get("login_at")
     if clerk is None or session.get("gen") != clerk.session_generation or not isinstance(login_at, (int, float)):
         return False
-    return 0 <= time.time() - login_at < float(current_app.config["SESSION_MAX_HOURS"]) * 3600
+    return -CLOCK_SKEW <= time.time() - login_at < float(current_app.config["SESSION_MAX_HOURS"]) * 3600
 
 
 @bp.before_app_request
@@ -64,8 +69,9 @@ def load_clerk():
     except Exception:  # noqa: BLE001 - the database cannot be read: public pages and the webhooks still work
         current_app.logger.error("could not load the signed-in clerk")
         clerk = None
-    if cid is not None and clerk is not None and not _session_valid(clerk):
-        session.clear()
+    if cid is not None and clerk is not None and (not _session_valid(clerk)
+                                                  or clerk.town != current_app.config["TOWN"]):
+        session.clear()  # expired, ended, or an account of another town sharing the database
         clerk = None
     g.clerk = clerk
 
@@ -81,12 +87,19 @@ def _safe_next(target: str | None) -> str:
     return url_for("clerk.home")
 
 
+def _malformed_next(target: str | None) -> bool:
+    """A ``next`` with a control character (CR/LF would split the Location header: a 500) is refused (400)."""
+    return bool(target) and any(ord(c) < 32 or ord(c) == 127 for c in target)
+
+
 @bp.route("/login", methods=["GET", "POST"])
 def login():
+    if _malformed_next(request.args.get("next")):
+        abort(400, "The page to go to after signing in is not a valid address.")
     form = LoginForm()
     error = None
     if form.validate_on_submit():
-        clerk = get_store().verify_clerk(form.username.data, form.password.data)
+        clerk = get_store().verify_clerk(form.username.data, form.password.data, town=current_app.config["TOWN"])
         if clerk:
             session.clear()  # no session fixation
             session.permanent = True
@@ -114,5 +127,6 @@ def logout():
 
 def throttle_login(app: Flask, limiter: Limiter) -> None:
     """Limit failed login POSTs per address and username, per address, per username and overall
-    (security.throttle_login); one limiter per app, so the wrapped view replaces the registered one."""
+    (security.LoginThrottle: throttled, never locked out); one limiter per app, so the wrapped view replaces the
+    registered one."""
     app.view_functions["clerk.login"] = security.throttle_login(limiter, login)

@@ -12,7 +12,7 @@ from .. import get_store
 def init_app(app: Flask) -> None:
     def _create(username: str, password: str, role: str) -> None:
         try:
-            get_store().create_clerk(username, password, role=role)
+            get_store().create_clerk(username, password, role=role, town=app.config["TOWN"])
         except ValueError as exc:
             raise click.ClickException(str(exc)) from None
         click.echo(f"{'Fire Department account' if role == 'fire' else 'Clerk'} {username} created.")
@@ -58,9 +58,14 @@ def init_app(app: Flask) -> None:
             click.echo(msg)
         if once:
             total: dict[str, int] = {}
-            while any((counts := sender.run_once()).values()):
-                for k, v in counts.items():
-                    total[k] = total.get(k, 0) + v
+            try:
+                while any((counts := sender.run_once()).values()):
+                    for k, v in counts.items():
+                        total[k] = total.get(k, 0) + v
+            finally:
+                sender.close()
+            if sender.waiting:
+                raise click.ClickException("another alert sender holds the lock: nothing sent")
             click.echo(" ".join(f"{k}={v}" for k, v in total.items()) or "nothing due")
         else:
             sender.run()

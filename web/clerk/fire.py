@@ -10,7 +10,7 @@ import csv
 import io
 from datetime import timedelta
 
-from flask import Blueprint, Response, render_template, request
+from flask import Blueprint, Response, abort, render_template, request
 
 from knowledge import handlers
 from knowledge.handlers.burning import order_words
@@ -28,8 +28,14 @@ CSV_COLUMNS = ["burn_date", "sunset", "no_burning_order", "approx_time", "name",
 
 
 def _days_arg() -> int:
-    raw = request.args.get("days", "7").strip()
-    return min(max(int(raw), 1), 31) if raw.isdigit() else 7
+    """``days``: how many days from today (1 to 31; default 7). Anything but ASCII digits is a 400 (``"²"`` is a
+    digit to ``str.isdigit`` but not to ``int``)."""
+    raw = request.args.get("days", "").strip()
+    if not raw:
+        return 7
+    if not (raw.isascii() and raw.isdigit()) or len(raw) > 4:
+        abort(400, "days must be a whole number of days from 1 to 31.")
+    return min(max(int(raw), 1), 31)
 
 
 def _days(t) -> list[dict]:

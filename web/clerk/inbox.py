@@ -20,4 +20,5 @@ def unanswered():
 @bp.get("/sms")
 @login_required
 def sms():
-    return render_template("clerk/sms.html", town=get_town(), rows=get_store().list_inbound_sms(limit=300))
+    t = get_town()
+    return render_template("clerk/sms.html", town=t, rows=get_store().list_inbound_sms(limit=300, town=t.key))

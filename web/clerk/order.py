@@ -61,14 +61,36 @@ def _end(form) -> tuple[bool, datetime | None]:
     return True, _local(form.end.data)
 
 
-def _affected(result) -> None:
-    """Flash the burn notifications on the days a change covers or frees (the seam for telling residents)."""
+def _done(result):
+    """After a change, back to the page with the span whose status changed in the address: the page lists the
+    burn notifications on those days from the records (the list once went into the session cookie as a flash
+    message, which browsers drop past 4 KB, about 200 notices)."""
+    until = result.changed_until.isoformat() if result.changed_until else ""
+    return redirect(url_for("clerk.order.index", affected_from=result.changed_from.isoformat(),
+                            affected_until=until))
+
+
+def _aware_arg(name: str) -> datetime | None:
+    raw = request.args.get(name, "").strip()
+    if not raw:
+        return None
+    try:
+        t = datetime.fromisoformat(raw)
+    except ValueError:
+        abort(400, f"{name} must be a date-time like 2026-12-01T14:00:00+00:00.")
+    if t.tzinfo is None:
+        abort(400, f"{name} must carry its UTC offset.")
+    return t
+
+
+def _affected() -> list | None:
+    """The burn notifications on the days (town time, from today) of the span in the address, or None."""
+    start = _aware_arg("affected_from")
+    if start is None:
+        return None
     t = get_town()
-    notes = get_store().notifications_affected(t.key, result.changed_from, result.changed_until,
-                                               ZoneInfo(t.timezone), today=local_now().date())
-    if notes:
-        flash(f"{len(notes)} burn notification(s) fall on the days this change affects: "
-              + ", ".join(f"{n.reference} ({n.name}, {n.burn_date.isoformat()})" for n in notes) + ".")
+    return get_store().notifications_affected(t.key, start, _aware_arg("affected_until"), ZoneInfo(t.timezone),
+                                              today=local_now().date())
 
 
 def _page(record=None, extend=None, lift=None, status=200):
@@ -82,7 +104,7 @@ def _page(record=None, extend=None, lift=None, status=200):
     return render_template("clerk/order.html", town=t, record=record, lift=lift, extend=extend or ExtendForm(formdata=None),
                            current=store.order_at(t.key, now), orders=orders, now=now,
                            history=store.order_history(t.key), tz=ZoneInfo(t.timezone),
-                           alerts=alerts.summary()), status
+                           alerts=alerts.summary(), affected=_affected() if status == 200 else None), status
 
 
 @bp.get("/order")
@@ -109,8 +131,7 @@ def record():
     superseded = [e for e in result.events if e.kind == "superseded"]
     flash(f"Order {result.order.id} recorded." + (f" It supersedes order(s) "
           + ", ".join(str(e.order_id) for e in superseded) + " from its start." if superseded else ""))
-    _affected(result)
-    return redirect(url_for("clerk.order.index"))
+    return _done(result)
 
 
 @bp.post("/order/extend")
@@ -123,15 +144,15 @@ def extend():
         return _page(extend=form, status=400)
     try:
         result = get_store().extend_order(int(form.order_id.data), end, board_action=form.board_action.data,
-                                          recorded_by=g.clerk.username, alerts=alerts.plan(local_now().date()))
+                                          recorded_by=g.clerk.username, alerts=alerts.plan(local_now().date()),
+                                          town=get_town().key)
     except LookupError:
         abort(404)
     except ValueError as exc:
         form.end.errors = [*form.end.errors, str(exc)[:1].upper() + str(exc)[1:] + "."]
         return _page(extend=form, status=400)
     flash(f"Order {result.order.id} extended.")
-    _affected(result)
-    return redirect(url_for("clerk.order.index"))
+    return _done(result)
 
 
 @bp.post("/order/lift")
@@ -148,5 +169,4 @@ def lift():
         form.at.errors = [*form.at.errors, "No order is in force at that time, so there is nothing to lift."]
         return _page(lift=form, status=400)
     flash(f"Order {result.order.id} lifted.")
-    _affected(result)
-    return redirect(url_for("clerk.order.index"))
+    return _done(result)
