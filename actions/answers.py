@@ -76,6 +76,10 @@ def answer_for(intent: str, tracker: Tracker, t, now) -> Answer:
         # "who do I report a bite to?": the bites topic leads with the rule asked (report, confine, ...)
         return handlers.topic(t, "bites", on=today, animal=animal_kind(common.entity(tracker, "animal")),
                               question=asked_words(tracker))
+    if intent in ("ask_quarantine", "ask_bites") and not common.when_text(tracker):
+        clause = clause_asked(t, ("quarantine", "bites"), asked_words(tracker))
+        if clause is not None:  # "does the vet have to see him?", "who pays?": that rule, not the periods
+            return handlers.topic(t, clause.topic, on=today, question=asked_words(tracker), aspect=clause.name)
     if intent in ("ask_quarantine", "ask_bites"):
         said = common.when_text(tracker)
         kind = parsing.incident_kind(text, [e.get("value") for e in common.entities(tracker, "incident")])
@@ -143,6 +147,23 @@ def answer_for(intent: str, tracker: Tracker, t, now) -> Answer:
     if key == "permits" and animal == "cat" and has_rule(t, "license_required", "for_cat"):
         key = "license_required"  # "do cats need a license/permit?": the license topic's answer for cats
     return handlers.topic(t, key, on=today, animal=animal, question=asked_words(tracker))
+
+
+def clause_asked(t, topics: tuple[str, ...], words: str):
+    """The rule of ``topics`` a question asks about when it is not one the handler computes (its lead states a
+    period from the town's parameters, "{quarantine....}"): "does the vet have to see him?" is the examinations
+    rule; None when a period rule ranks first, or no rule is clearly asked (meaning ranking only, #21)."""
+    if not rules.by_meaning():
+        return None
+    best = None
+    for key in topics:
+        if has_rule(t, key, "answer") or (key in t.topics and t.topics[key].rules):
+            pick = rules.pick(t, key, words, cross=False)
+            if pick is not None and (best is None or pick.score > best.score):
+                best = pick
+    if best is None or "{quarantine." in (best.rule.lead or ""):
+        return None
+    return best
 
 
 def asked_words(tracker: Tracker) -> str:

@@ -34,6 +34,11 @@ MEANING_FLOOR = 0.55
 _MEANING = None
 
 
+def by_meaning() -> bool:
+    """Are rules ranked by meaning in this process (an adapter installed a scorer)?"""
+    return _MEANING is not None
+
+
 def use_meaning(scorer) -> None:
     """Rank rules by meaning as well as by words: ``scorer(town, entries, question)`` gives, for each
     (topic, name, rule) entry of the town's Ranker, how close the question's meaning is to the rule's
