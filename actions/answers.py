@@ -53,6 +53,9 @@ def answer_for(intent: str, tracker: Tracker, t, now) -> Answer:
         if ref:
             return handlers.section(t, ref)
         return handlers.search(t, text, on=today)
+    term = defined_term_asked(t, text)
+    if term is not None:  # "is a conservation warden a law enforcement officer?": the code's definition
+        return handlers.definition(t, term)
     if intent == "ask_definitions" or (intent == "ask_at_large" and parsing.asks_a_meaning(text)):
         return handlers.definition(t, parsing.defined_term(text, t.definitions))
     if intent == "ask_animal_limits":
@@ -147,6 +150,56 @@ def answer_for(intent: str, tracker: Tracker, t, now) -> Answer:
     if key == "permits" and animal == "cat" and has_rule(t, "license_required", "for_cat"):
         key = "license_required"  # "do cats need a license/permit?": the license topic's answer for cats
     return handlers.topic(t, key, on=today, animal=animal, question=asked_words(tracker))
+
+
+#: a defined term answers a question that asks whether something counts as it when it is at least this close in
+#: meaning (cosine of the question and the term's words, definition and example questions; dev sets, #21)
+TERM_FLOOR = 0.6
+#: ... and, asked without such words, when it is this close and closer than any rule
+TERM_ALONE = 0.8
+
+
+def defined_term_asked(t, text: str) -> str | None:
+    """The defined term a question asks about by meaning ("does a 10 week old puppy count as a dog?", "is a
+    warden a law enforcement officer?"), or None (meaning ranking only, #21)."""
+    if not rules.by_meaning() or not t.definitions or not text:
+        return None
+    from . import meaning
+    term, sim = meaning.best_term(t, text)
+    if term is None:
+        return None
+    if parsing.asks_whether_it_counts(text) and sim >= TERM_FLOOR:
+        return term
+    if sim >= TERM_ALONE:
+        rk = rules.ranker(t)
+        best_rule = max(rk.combined(text)[0], default=0.0)
+        if sim > best_rule:
+            return term
+    return None
+
+
+#: an unsure intent is answered by the rule the question means when that rule scores at least this (meaning plus
+#: words, knowledge.rules) and this much more than the best rule of any other topic (dev sets, #21)
+MEANT_FLOOR = 0.62
+MEANT_MARGIN = 0.06
+
+
+def topic_meant(t, text: str) -> str | None:
+    """The intent of the topic whose rule a question clearly means, across all the town's topics; None when no
+    rule stands out (the resident is then asked to choose)."""
+    if not rules.by_meaning() or not text:
+        return None
+    rk = rules.ranker(t)
+    scores, _ = rk.combined(text)
+    if not scores:
+        return None
+    order = sorted(range(len(scores)), key=scores.__getitem__, reverse=True)
+    best = order[0]
+    topic = rk.entries[best][0]
+    other = next((scores[i] for i in order[1:] if rk.entries[i][0] != topic), 0.0)
+    if scores[best] >= MEANT_FLOOR and scores[best] - other >= MEANT_MARGIN:
+        return f"ask_{topic}"
+    return None
 
 
 def clause_asked(t, topics: tuple[str, ...], words: str):
@@ -642,6 +695,9 @@ class ActionClarify(Action):
             return ActionAnswer.answer(guess, dispatcher, tracker)
         if burning_not_covered(tracker):
             return await answer_turn(dialogue.read(tracker, "ask_burning_rules"), dispatcher, domain)
+        meant = topic_meant(common.town(), common.text_of(tracker))
+        if meant is not None:  # unsure of the intent, sure of the rule: "neighbor's dog chases every car ..."
+            return await answer_turn(dialogue.read(tracker, meant), dispatcher, domain)
         new = facts_in(dialogue.said_of(tracker))
         if new and not common.looks_like_question(common.text_of(tracker)):
             return await ActionNote().run(dispatcher, tracker, domain)  # "were throwing a bonfire on saturday"

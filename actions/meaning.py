@@ -21,6 +21,7 @@ log = logging.getLogger(__name__)
 CACHE = Path(__file__).resolve().parents[1] / "build" / "encoder" / "rules"
 _LOCK = threading.Lock()
 _TOWNS: dict[str, tuple[tuple, np.ndarray, np.ndarray]] = {}
+_TERMS: dict[str, tuple[list[str], np.ndarray, np.ndarray]] = {}
 
 
 def _encoder():
@@ -55,26 +56,31 @@ def _vectors(town, entries: list) -> tuple[np.ndarray, np.ndarray]:
             for text in rule_texts(town, rule):
                 texts.append(text)
                 owner.append(i)
-        digest = hashlib.sha256("\x1f".join(texts).encode()).hexdigest()[:20]
-        path = CACHE / f"{town.key}-{digest}.npy"
-        matrix = None
-        if path.exists():
-            try:
-                matrix = np.load(path)
-            except (OSError, ValueError):
-                matrix = None
-        if matrix is None or matrix.shape[0] != len(texts):
-            matrix = np.asarray(_encoder().encode_batch(texts), dtype=np.float32)
-            try:
-                CACHE.mkdir(parents=True, exist_ok=True)
-                tmp = path.with_suffix(".tmp.npy")
-                np.save(tmp, matrix)
-                tmp.replace(path)
-            except OSError:
-                log.warning("could not keep the rules' vectors in %s", CACHE)
+        matrix = _matrix(f"{town.key}-rules", texts)
         owners = np.asarray(owner, dtype=np.int64)
         _TOWNS[town.key] = (key, matrix, owners)
         return matrix, owners
+
+
+def _matrix(name: str, texts: list[str]) -> np.ndarray:
+    """The vectors of ``texts``, from the disk cache when the same texts were encoded before."""
+    digest = hashlib.sha256("\x1f".join(texts).encode()).hexdigest()[:20]
+    path = CACHE / f"{name}-{digest}.npy"
+    try:
+        matrix = np.load(path) if path.exists() else None
+    except (OSError, ValueError):
+        matrix = None
+    if matrix is not None and matrix.shape[0] == len(texts):
+        return matrix
+    matrix = np.asarray(_encoder().encode_batch(texts), dtype=np.float32)
+    try:
+        CACHE.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(".tmp.npy")
+        np.save(tmp, matrix)
+        tmp.replace(path)
+    except OSError:
+        log.warning("could not keep the vectors in %s", CACHE)
+    return matrix
 
 
 def similarities(town, entries: list, question: str) -> list[float]:
@@ -84,6 +90,42 @@ def similarities(town, entries: list, question: str) -> list[float]:
     best = np.full(len(entries), -1.0, dtype=np.float32)
     np.maximum.at(best, owners, sims)
     return [float(x) for x in best]
+
+
+def terms(town) -> tuple[list[str], np.ndarray, np.ndarray]:
+    """(the town's defined terms, the vectors of their words, definitions and examples, the term of each row)."""
+    with _LOCK:
+        cached = _TERMS.get(town.key)
+        if cached is not None:
+            return cached
+        keys, texts, owner = list(town.definitions), [], []
+        for i, key in enumerate(keys):
+            d = town.definitions[key]
+            for text in (d.term, d.lead, d.citation.quote, *d.examples):
+                if text:
+                    texts.append(" ".join(str(text).split()))
+                    owner.append(i)
+        found = (keys, _matrix(f"{town.key}-terms", texts), np.asarray(owner, dtype=np.int64))
+        _TERMS[town.key] = found
+        return found
+
+
+def best_term(town, question: str) -> tuple[str | None, float]:
+    """The defined term whose words, definition or example questions are closest in meaning to ``question``,
+    and that similarity; (None, -1) when the town defines nothing."""
+    keys, matrix, owners = terms(town)
+    if not keys:
+        return None, -1.0
+    sims = matrix @ _encoder().encode(question)
+    best = np.full(len(keys), -1.0, dtype=np.float32)
+    np.maximum.at(best, owners, sims)
+    i = int(best.argmax())
+    return town.definitions[keys[i]].term, float(best[i])
+
+
+def installed() -> bool:
+    from knowledge import rules
+    return rules.by_meaning()
 
 
 def install() -> None:

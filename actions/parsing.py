@@ -939,3 +939,15 @@ def without_negated_service(entities: list, text: str) -> list:
     """The entities without a service dog said as not one ("just 1 dog, not a service dog")."""
     return [e for e in entities if not (e.get("entity") == "service_dog" and
                                         _NEGATED_SERVICE.search((text or "")[max(0, e["start"] - 20):e["start"]]))]
+
+
+_COUNTS_AS = re.compile(r"\b(?:mean|means|meaning|defin\w*|count(?:s|ed)? (?:as|like)|treat(?:s|ed)? (?:as|like)|"
+                        r"consider(?:s|ed)?|qualif\w*|classif\w*|regarded as|does .{1,40} include|who counts|"
+                        r"is (?:a|an|my|the|that|this) .{1,40} (?:a|an)\b)",
+                        re.I)
+
+
+def asks_whether_it_counts(text: str) -> bool:
+    """"does X count as a dog?", "is a warden a law enforcement officer?", "what does neutered mean?": a question
+    about the scope of a word of the code."""
+    return bool(_COUNTS_AS.search(text or ""))
