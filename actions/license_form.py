@@ -87,8 +87,8 @@ class ValidateLicenseForm(FormValidator):
                 and parsing.says_one_dog(common.text_of(tracker))):
             return {"dog_count": 1.0}
         if tracker.get_slot("requested_slot") in ("dog_count", None) and tracker.get_slot("dog_count") is None \
-                and parsing.one_animal_meant(common.text_of(tracker)):
-            return {"dog_count": 1.0}  # "and if she's spayed?" answering "how many dogs?": one, spayed
+                and (parsing.one_animal_meant(common.text_of(tracker)) or parsing.one_dog_said(common.text_of(tracker))):
+            return {"dog_count": 1.0}  # "and if she's spayed?", "a license for one neutered male": one dog
         return {}
 
     async def extract_dogs_neutered(self, dispatcher, tracker, domain) -> Dict[Text, Any]:

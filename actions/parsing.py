@@ -951,3 +951,14 @@ def asks_whether_it_counts(text: str) -> bool:
     """"does X count as a dog?", "is a warden a law enforcement officer?", "what does neutered mean?": a question
     about the scope of a word of the code."""
     return bool(_COUNTS_AS.search(text or ""))
+
+
+_ONE_DOG_SAID = re.compile(r"\b(?:a|an|one|1|my|our|the|this|her|his)\s+(?:[a-z'-]+\s+){0,3}?(?:dog|puppy|pup|male|"
+                           r"female|mutt|pooch|doggo)\b(?!s)", re.I)
+_DOGS = re.compile(r"\b(?:dogs|puppies|pups|both|all of them|them|they|their)\b", re.I)
+
+
+def one_dog_said(text: str) -> bool:
+    """"a dog license for one neutered male", "license price for a female dog", "how much is a dog license":
+    one dog, no plural said."""
+    return bool(_ONE_DOG_SAID.search(text or "")) and not _DOGS.search(text or "")

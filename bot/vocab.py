@@ -31,7 +31,11 @@ NEUTERED = {
                    "not spayed/neutered", "never fixed", "never spayed", "never neutered", "not been fixed",
                    "n't been fixed", "not been spayed", "n't been spayed", "not been neutered",
                    "n't been neutered", "not yet fixed", "not yet spayed", "not yet neutered", "un-neutered",
-                   "unfixed", "un fixed", "non neutered", "non-neutered", "nt fixed"],
+                   "unfixed", "un fixed", "non neutered", "non-neutered", "nt fixed",
+                   # apostrophes left out, as residents text them
+                   "isnt spayed", "isnt neutered", "isnt fixed", "arent spayed", "arent neutered", "arent fixed",
+                   "hasnt been spayed", "hasnt been neutered", "hasnt been fixed", "wasnt spayed", "wasnt fixed",
+                   "havent been fixed", "havent been spayed", "not spayed yet", "not neutered yet", "not fixed yet"],
 }
 SERVICE_DOG = {
     "service dog": ["service dog", "service dogs", "service animal", "service animals", "guide dog",
@@ -55,7 +59,11 @@ VACCINATED = {
                      "not up to date on shots", "not up to date on rabies", "behind on shots",
                      "overdue on shots", "not vacinated", "not vaccinted", "n't had any shots",
                      "never had shots", "never been vaccinated", "no vaccines", "no vaccinations",
-                     "n't up to date", "nt vaccinated"],
+                     "n't up to date", "nt vaccinated",
+                     "isnt vaccinated", "arent vaccinated", "hasnt been vaccinated", "hasnt had shots",
+                     "hasnt had his shots", "hasnt had her shots", "havent had shots", "wasnt vaccinated",
+                     "shots lapsed", "shots expired", "rabies shot expired", "rabies expired", "shot expired",
+                     "shot lapsed", "rabies lapsed"],
 }
 INCIDENT = {
     "bite": ["bit", "bite", "bites", "bitten", "biting", "bitt", "nipped", "nip"],
