@@ -307,6 +307,9 @@ def late_fee_on_dates_said(tracker: Tracker, t, now) -> Answer | None:
         other = handlers.license_cost(t, on=on, dogs=dogs, neutered=neutered, **{kind: last}) if last <= on else None
         if other is None or (other.value or {}).get("late") != (answer.value or {}).get("late"):
             return None  # which day of the month decides the late fee: the rule, not a verdict on the 1st
+    if not parsing.asks_total(text):  # "is there a late fee?", "what's the deadline?": the late fee's own answer
+        return handlers.license_deadline(t, on=on, **{kind: came}) if parsing.asks_deadline(text) else \
+            handlers.late_fee_due(t, on=on, **{kind: came})
     return answer
 
 
@@ -325,7 +328,8 @@ def late_on_day_of_buying(tracker: Tracker, t, now, whens: list) -> Answer | Non
     try:
         ahead = parsing.buys_later(text, bought["start"]) or re.search(r"(if|will|would|when)", text, re.I)
         on = when.parse_day(str(bought["value"]), t, now=now, prefer="future" if ahead else "past")
-        return handlers.license_cost(t, on=on, dogs=1)
+        return handlers.license_cost(t, on=on, dogs=1) if parsing.asks_total(text) else \
+            handlers.late_fee_due(t, on=on)
     except (NeedsClarification, TypeError, ValueError):
         return None
 

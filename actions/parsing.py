@@ -962,3 +962,18 @@ def one_dog_said(text: str) -> bool:
     """"a dog license for one neutered male", "license price for a female dog", "how much is a dog license":
     one dog, no plural said."""
     return bool(_ONE_DOG_SAID.search(text or "")) and not _DOGS.search(text or "")
+
+
+_TOTAL = re.compile(r"\b(how much|total|cost|costs|owe|price|pay|charge|altogether)\b", re.I)
+_ASKS_DEADLINE = re.compile(r"\b(deadline|by when|how long do|how much time|until when|when do (?:i|we) (?:have|need)|"
+                            r"last day|due date|when is it due)\b", re.I)
+
+
+def asks_total(text: str) -> bool:
+    """"how much do I owe?", "what's the total?": the whole license cost, not only whether it is late."""
+    return bool(_TOTAL.search(text or ""))
+
+
+def asks_deadline(text: str) -> bool:
+    """"what's the deadline to license her?", "how long do I have?": the last day on time."""
+    return bool(_ASKS_DEADLINE.search(text or ""))

@@ -1,11 +1,11 @@
 """The answer engine: each handler is a pure function of (town, inputs, date/time) returning an Answer."""
 
 from .burning import burn_window, burning, burning_order_status, material_rule
-from .license import license_cost, license_deadline
+from .license import late_fee_due, license_cost, license_deadline
 from .limits import animal_limits
 from .lookup import definition, search, section, topic
 from .quarantine import quarantine
 from .setback import burn_setback
 
-__all__ = ["animal_limits", "definition", "burn_setback", "burn_window", "burning", "burning_order_status", "license_cost", "license_deadline", "material_rule", "quarantine", "search",
+__all__ = ["animal_limits", "definition", "burn_setback", "burn_window", "burning", "burning_order_status", "late_fee_due", "license_cost", "license_deadline", "material_rule", "quarantine", "search",
            "section", "topic"]

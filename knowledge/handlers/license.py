@@ -479,3 +479,38 @@ def license_deadline(town: Town, *, on: date, moved_in: date | None = None, acqu
     answer.value = answer.data.get("deadline")
     add_gaps(answer, town, "late_fee")
     return answer
+
+
+def late_fee_due(town: Town, *, on: date, acquired: date | None = None, moved_in: date | None = None,
+                 licensable_age_on: date | None = None) -> Answer:
+    """Is a license bought on ``on`` late, and what is added for it? ("is it late if I buy it April 1?"): the
+    late-fee triggers as the town words them (Dunkirk 7.02-4 "prior to April 1"; Mequon 58-533(c)(4)c "after
+    April 1"), the verdict first. ``value``: True (late), False (on time) or None (the code sets no deadline
+    for what happened); ``data["deadline"]`` the last day on time (ISO) when there is one."""
+    on = a_day(on, "on")
+    answer = Answer(topic="late_fee", town=town.key, result="")
+    rule = _late(answer, town, on, acquired, moved_in, licensable_age_on)
+    fee = town.render("{dog_license.late_fee}", on)
+    answer.cite(town.param("dog_license.late_fee").reference)  # the town's own late-fee words lead
+    for citation in rule.citations:
+        answer.cite(citation)
+    bought = f"{on:%B %-d, %Y}"
+    if rule.late is None:
+        answer.result = rule.text
+    elif rule.late:
+        exact = bool(town.param("dog_license.late_fee").values)
+        answer.result = (f"Yes: bought {bought}, it is late, so the {fee} late fee is added." if exact else
+                         f"Yes: bought {bought}, it is late, so a late fee is added ({fee}).") + \
+            f" It was on time through {rule.deadline:%B %-d, %Y}."
+    else:
+        answer.result = (f"No: bought {bought}, it is on time, so no late fee. It is on time through "
+                         f"{rule.deadline:%B %-d, %Y}.")
+    if rule.late is not None:  # the verdict with the town's own late-fee section (its first words)
+        verdict = answer.result.split(". ")[0].rstrip(".")
+        answer.lead = f"{verdict} ({town.param('dog_license.late_fee').reference.ref})."
+    answer.step(rule.text, *rule.citations)
+    answer.value = rule.late
+    answer.data["deadline"] = rule.deadline.isoformat() if rule.deadline else None
+    add_gaps(answer, town, "late_fee")
+    add_contact(answer, town)
+    return answer

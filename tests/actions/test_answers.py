@@ -299,7 +299,7 @@ def test_a_late_fee_question_with_the_day_the_dog_came_is_computed_not_the_topic
         ent(text, "spayed", "neutered", "neutered"), ent(text, "dog", "animal"), ent(text, "on june 20", "when"),
         ent(text, "today", "when")]))
     lead = texts(dispatcher)[0].split("\n")[0]
-    assert "no late fee" in lead and "$3.00" in lead  # July 2 is within 30 days of June 20 (7.02-4)
+    assert lead.startswith("No:") and "no late fee" in lead and "7.02-4" in lead  # July 2 is within 30 days of June 20
 
 
 def test_a_late_fee_question_past_thirty_days_owes_the_late_fee(dispatcher):
@@ -307,7 +307,15 @@ def test_a_late_fee_question_past_thirty_days_owes_the_late_fee(dispatcher):
     run(ActionAnswer(), dispatcher, make_tracker(text, "ask_late_fee", [
         ent(text, "dog", "animal"), ent(text, "on may 1", "when"), ent(text, "now", "when")]))
     lead = texts(dispatcher)[0].split("\n")[0]
-    assert "$13.00" in lead and "$5.00 late fee" in lead  # May 1 + 30 days is past; $8 tax + $5 (7.02-4)
+    assert lead.startswith("Yes:") and "$5.00 late fee" in lead  # May 1 + 30 days is past (7.02-4)
+
+
+def test_what_a_late_license_costs_in_all_is_the_license_total(dispatcher):
+    text = "got our dog on may 1 and only now licensing him, how much do i owe with the late fee?"
+    run(ActionAnswer(), dispatcher, make_tracker(text, "ask_late_fee", [
+        ent(text, "dog", "animal"), ent(text, "on may 1", "when"), ent(text, "now", "when")]))
+    lead = texts(dispatcher)[0].split("\n")[0]
+    assert "$13.00" in lead and "$5.00 late fee" in lead  # $8 tax + $5 (7.02-4)
 
 
 def test_a_late_fee_question_without_a_day_the_dog_came_gets_the_rule(dispatcher):
