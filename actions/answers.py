@@ -443,12 +443,38 @@ async def answer_turn(turn: dialogue.Turn, dispatcher, domain) -> List[Dict[Text
         return turn.events + list(await ActionClarify().run(dispatcher, turn.tracker, domain))
     if burning_not_covered(turn.tracker) and turn.intent not in BURNING_INTENTS:
         turn.intent = "ask_burning_rules"  # "can I burn the old coop boards?" where the code has no burning rules
+    supported = supported_intent(turn.intent, common.text_of(turn.tracker), turn.tracker)
+    if supported is None:  # its words name other topics only: asked which, never answered on the wrong topic
+        return turn.events + list(await ActionClarify().run(dispatcher, turn.tracker, domain))
+    turn.intent = supported
     events = ActionAnswer.answer(turn.intent, dispatcher, turn.tracker)
     return turn.events + events + dialogue.asked(turn, events)
 
 
 _COMMAND_WORD = re.compile(r"\s*(help|menu|start|hi|hello|hey|thanks?|thank you|bye|ok|okay|yes|yep|no|nope|"
                            r"stop|exit|cancel)\W*", re.I)
+
+
+#: intents whose computed answer would mislead on a message about something else ("Yes, you may burn" to a
+#: question about dogs, a license total for an impound fee): their words must name their topic
+SUPPORT_NEEDED = {"ask_can_burn", "ask_burning_hours", "ask_burning_rules", "ask_prohibited_materials",
+                  "ask_burn_setbacks", "ask_no_burning_order", "ask_burn_notification", "ask_license_cost",
+                  "ask_late_fee", "ask_multiple_dog_license"}
+
+
+def supported_intent(intent: str, text: str, tracker: Tracker) -> str | None:
+    """The intent a message's own words support (#21: a topic must be supported by the message): ``intent``
+    when it is not one of SUPPORT_NEEDED, or its words name no topic or name its own; else the first of the
+    topics they name in the classifier's ranking (a burning reading of a question about dogs becomes the dog
+    question); None when none of them was ranked (the resident is asked which). A follow-up carries the last
+    question's words."""
+    named = conversation.topics_named(text)
+    if intent in BURNING_INTENTS and not named & BURNING_INTENTS and not common.entity(tracker, "material"):
+        named = named or frozenset({"nlu_fallback"})  # no word of burning at all: never a burning answer
+    if intent not in SUPPORT_NEEDED or not named or intent in named:
+        return intent
+    ranked = [r.get("name") for r in tracker.latest_message.get("intent_ranking") or []]
+    return next((name for name in ranked if name in named), None)
 
 
 BURNING_INTENTS = {"ask_burning_rules", "ask_burning_hours", "ask_can_burn", "ask_burn_notification", "notify_burn",

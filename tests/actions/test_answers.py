@@ -716,3 +716,21 @@ def test_twelfth_review_not_keeping_a_licensed_dog_in_the_yard_is_no_license_fin
     for text in ("fine for not having my dog licensed", "what's the fine if I haven't licensed my dog",
                  "I never licensed my dog, fine?", "fine for not vaccinated dog", "no licensed dog fine"):
         assert "$25.00 to $200.00" in lead_of(text, "ask_animal_penalties"), text  # 7.02-18(b)(1)
+
+
+def test_a_question_about_dogs_never_gets_a_burning_answer(dispatcher):
+    """#21: a topic must be supported by the message. Classified as a burning question (a misreading), a message
+    about a dog and no fire is answered on the topic its words name, or asked back; never "Yes, you may burn"."""
+    for text, ranking in (("is my dog allowed out tonight", ["ask_can_burn", "ask_at_large"]),
+                          ("can my dog stay outside at 10pm", ["ask_can_burn"]),
+                          ("does my dog need a license tomorrow", ["ask_can_burn", "ask_license_required"])):
+        d = type(dispatcher)()
+        tracker = make_tracker(text, "ask_can_burn", [ent(text, "dog", "animal")],
+                               ranking=[{"name": n, "confidence": 0.9 - i / 10} for i, n in enumerate(ranking)])
+        run(ActionAnswer(), d, tracker)
+        out = texts(d)[0]
+        assert "burn" not in out.lower() or "understood" in out, (text, out)
+    d = type(dispatcher)()
+    run(ActionAnswer(), d, make_tracker("can i burn brush tonight", "ask_can_burn",
+                                        [ent("can i burn brush tonight", "tonight", "when")]))
+    assert "burn" in texts(d)[0].lower()  # a burning question is still answered as one
