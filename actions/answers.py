@@ -445,6 +445,7 @@ async def answer_turn(turn: dialogue.Turn, dispatcher, domain) -> List[Dict[Text
         turn.intent = "ask_burning_rules"  # "can I burn the old coop boards?" where the code has no burning rules
     supported = supported_intent(turn.intent, common.text_of(turn.tracker), turn.tracker)
     if supported is None:  # its words name other topics only: asked which, never answered on the wrong topic
+        turn.tracker.latest_message["unsupported"] = True  # ActionClarify then offers choices, routes no more
         return turn.events + list(await ActionClarify().run(dispatcher, turn.tracker, domain))
     turn.intent = supported
     events = ActionAnswer.answer(turn.intent, dispatcher, turn.tracker)
@@ -462,6 +463,15 @@ SUPPORT_NEEDED = {"ask_can_burn", "ask_burning_hours", "ask_burning_rules", "ask
                   "ask_late_fee", "ask_multiple_dog_license"}
 
 
+def only_a_time(tracker: Tracker) -> bool:
+    """The message states a time and nothing else the code is about ("what about tomorrow morning at 7?"), in a
+    town whose code has burning hours: the only topic a bare time is asked of."""
+    said = dialogue.said_of(tracker)
+    kinds = {k for c in conversation.clauses(said) for k in conversation.kinds_of(c)}
+    return bool(kinds) and kinds <= {"time", "day"} and not conversation.names_a_topic(said.text) and \
+        common.town().topics["burning_hours"].covered
+
+
 def supported_intent(intent: str, text: str, tracker: Tracker) -> str | None:
     """The intent a message's own words support (#21: a topic must be supported by the message): ``intent``
     when it is not one of SUPPORT_NEEDED, or its words name no topic or name its own; else the first of the
@@ -470,6 +480,8 @@ def supported_intent(intent: str, text: str, tracker: Tracker) -> str | None:
     question's words."""
     named = conversation.topics_named(text)
     if intent in BURNING_INTENTS and not named & BURNING_INTENTS and not common.entity(tracker, "material"):
+        if only_a_time(tracker):
+            return intent  # "what about tomorrow morning at 7?": a time is asked of burning only
         named = named or frozenset({"nlu_fallback"})  # no word of burning at all: never a burning answer
     if intent not in SUPPORT_NEEDED or not named or intent in named:
         return intent
@@ -684,10 +696,11 @@ class ActionOutOfScope(Action):
         return "action_out_of_scope"
 
     async def run(self, dispatcher, tracker, domain):
-        going_on = await continued(dispatcher, tracker, domain)
+        going_on = None if tracker.latest_message.get("unsupported") else await continued(dispatcher, tracker, domain)
         if going_on is not None:
             return going_on
-        if facts_in(dialogue.said_of(tracker)) and not common.looks_like_question(common.text_of(tracker)):
+        if facts_in(dialogue.said_of(tracker)) and not common.looks_like_question(common.text_of(tracker)) and \
+                not tracker.latest_message.get("unsupported"):
             return await ActionNote().run(dispatcher, tracker, domain)  # "i have a 7 foot boa"
         t = common.town()
         _record(t, tracker, [])
@@ -713,10 +726,11 @@ class ActionClarify(Action):
     def name(self) -> Text:
         return "action_clarify"
 
-    async def run(self, dispatcher, tracker, domain):
-        picked = await answer_pick(dispatcher, tracker)  # "at night", read as inform or unsure
-        if picked is not None:
-            return picked
+    @staticmethod
+    async def routed(dispatcher, tracker, domain) -> list | None:
+        """An unsure message answered all the same: a follow-up of the last answer, a guess its words confirm,
+        burning where the code has none, the rule it clearly means, a bare time (burning), a statement of
+        facts; None when the resident is to be asked which topic."""
         going_on = await continued(dispatcher, tracker, domain)
         if going_on is not None:
             return going_on
@@ -728,9 +742,20 @@ class ActionClarify(Action):
         meant = topic_meant(common.town(), common.text_of(tracker))
         if meant is not None:  # unsure of the intent, sure of the rule: "neighbor's dog chases every car ..."
             return await answer_turn(dialogue.read(tracker, meant), dispatcher, domain)
-        new = facts_in(dialogue.said_of(tracker))
-        if new and not common.looks_like_question(common.text_of(tracker)):
+        if only_a_time(tracker):  # "what about tomorrow morning at 7?": times are asked of burning only
+            return await answer_turn(dialogue.read(tracker, "ask_can_burn"), dispatcher, domain)
+        if facts_in(dialogue.said_of(tracker)) and not common.looks_like_question(common.text_of(tracker)):
             return await ActionNote().run(dispatcher, tracker, domain)  # "were throwing a bonfire on saturday"
+        return None
+
+    async def run(self, dispatcher, tracker, domain):
+        picked = await answer_pick(dispatcher, tracker)  # "at night", read as inform or unsure
+        if picked is not None:
+            return picked
+        if not tracker.latest_message.get("unsupported"):  # not when answer_turn found no topic to answer on
+            routed = await self.routed(dispatcher, tracker, domain)
+            if routed is not None:
+                return routed
         t = common.town()
         # Issue #12: search the town's topics for the question (actions/search_fallback.py) instead of
         # offering only the unsure classifier's guesses; plainly off-topic questions get the out-of-scope answer.
