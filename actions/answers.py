@@ -78,7 +78,7 @@ def answer_for(intent: str, tracker: Tracker, t, now) -> Answer:
     if intent == "ask_bites" and not common.when_text(tracker) and not parsing.asks_how_long(text):
         # "who do I report a bite to?": the bites topic leads with the rule asked (report, confine, ...)
         return handlers.topic(t, "bites", on=today, animal=animal_kind(common.entity(tracker, "animal")),
-                              question=asked_words(tracker))
+                              question=asked_words(tracker), cross=crosses(tracker))
     if intent in ("ask_quarantine", "ask_bites") and not common.when_text(tracker):
         clause = clause_asked(t, ("quarantine", "bites"), asked_words(tracker))
         if clause is not None:  # "does the vet have to see him?", "who pays?": that rule, not the periods
@@ -149,7 +149,7 @@ def answer_for(intent: str, tracker: Tracker, t, now) -> Answer:
     animal = animal_kind(common.entity(tracker, "animal"))
     if key == "permits" and animal == "cat" and has_rule(t, "license_required", "for_cat"):
         key = "license_required"  # "do cats need a license/permit?": the license topic's answer for cats
-    return handlers.topic(t, key, on=today, animal=animal, question=asked_words(tracker))
+    return handlers.topic(t, key, on=today, animal=animal, question=asked_words(tracker), cross=crosses(tracker))
 
 
 #: a defined term answers a question that asks whether something counts as it when it is at least this close in
@@ -220,9 +220,19 @@ def clause_asked(t, topics: tuple[str, ...], words: str):
 
 
 def asked_words(tracker: Tracker) -> str:
-    """The words that choose which rule of the topic leads: a follow-up's own ("what's the fee?" after an
-    impound answer), else the whole question."""
-    return tracker.latest_message.get("aspect") or common.text_of(tracker)
+    """The words that choose which rule of the topic leads: a follow-up's own when they say what is asked
+    ("what's the fee?" after an impound answer), else the whole question (a follow-up's with the last one's:
+    "what can I do?" asks about what was said before)."""
+    aspect = tracker.latest_message.get("aspect")
+    if aspect and len(rules.words(aspect)) >= 2:
+        return aspect
+    return common.text_of(tracker)
+
+
+def crosses(tracker: Tracker) -> bool:
+    """May another topic's rule answer? Not for a follow-up: it asks on the last answer's topic ("we have 3 dogs
+    though" after the late fee is the late fee for them, not the limit on dogs)."""
+    return not tracker.latest_message.get("aspect")
 
 
 def fine_asked(tracker: Tracker, t, today) -> Answer | None:
