@@ -119,7 +119,7 @@ def main():
     out += user("how many [dogs](animal) are we allowed?", "ask_animal_limits") + ["  - action: action_answer"]
     out += user("sorry, [6](count) [dogs](animal)", "inform") + ["  - action: action_note"]
     out += user("why", "ask_why") + ["  - action: action_why"]
-    out += user("can i burn brush [tomorrow](when)", "ask_can_burn") + ["  - action: action_answer"]
+    out += user("can i burn [brush](material) [tomorrow](when)", "ask_can_burn") + ["  - action: action_answer"]
     out += user("and [saturday](when)?", "followup") + ["  - action: action_answer"]
 
     out.append("- story: license form cancelled\n  steps:")
