@@ -368,7 +368,9 @@ def material_said(tracker: Tracker) -> str | None:
     ("railroad ties ... burn them" -> "railroad ties"), else the words after "burn" ("a pile of old horse
     manure"); None when it names none ("can I burn now?"). Never the whole message: the answer repeats it."""
     text = common.text_of(tracker)
-    if not (common.entity(tracker, "material") or parsing.names_a_material(text)):
+    named_entity = [e for e in common.entities(tracker, "material")
+                    if not parsing.is_day_word(text[e.get("start", 0):e.get("end", 0)])]  # "sat at 3": a day
+    if not (named_entity or parsing.names_a_material(text)):
         return None
     named = parsing.material_names(text, [g.names for kind in (common.town().materials or {}).values() for g in kind])
     if named:

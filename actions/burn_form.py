@@ -201,8 +201,20 @@ class ValidateBurnForm(FormValidator):
     def validate_burn_time(self, value, dispatcher, tracker, domain):
         t = common.town()
         tz = ZoneInfo(t.timezone)
+        day_iso = tracker.get_slot("burn_date")
+        day = date.fromisoformat(day_iso) if day_iso and parsing.is_iso_date(str(day_iso)) else None
+        hour = parsing.bare_hour(str(value))
         if parsing.is_clock_time(str(value)):
             at = time.fromisoformat(str(value))
+        elif hour is not None and day is not None and not tracker.get_slot("pending_when"):
+            picked = daylight_reading(t, day, *hour)
+            if picked is None:  # both readings within the hours, or neither: ask which is meant
+                h, m = hour
+                said = f"{h}:{m:02d}" if m else str(h)
+                common.clarify(dispatcher, tracker, f"Do you mean {said} in the morning (a.m.) or {said} in the "
+                                                    "evening (p.m.)?")
+                return {"burn_time": None, "pending_when": {"phrase": f"at {said}"}}
+            at = picked
         else:
             try:
                 moment = resolve_with_pending(str(value), tracker, t)
@@ -214,18 +226,24 @@ class ValidateBurnForm(FormValidator):
                 common.clarify(dispatcher, tracker, exc.message + " Could you give a time like '10 am' or '2:30 pm'?")
                 return {"burn_time": None}
             if moment.kind != "instant":
+                if day is not None:  # "after dark", "tonight": refused when it lies outside the hours
+                    start = datetime.combine(day, moment.start.time(), tz)
+                    window = burn_window(t, day, at=start)[3]
+                    if window.value and not window.value["open_at"]:
+                        common.send_text(dispatcher, tracker, f"{closed_at(start, window)} {window.data['hours']} "
+                                                              "What time will you start?")
+                        return {"burn_time": None, "pending_when": None}
                 common.clarify(dispatcher, tracker, "About what time will you start? For example '10 am'.")
                 return {"burn_time": None}
             at = moment.start.time()
-        day_iso = tracker.get_slot("burn_date")
-        if not day_iso or not parsing.is_iso_date(str(day_iso)):
+        if day is None:
             return {"burn_time": at.strftime("%H:%M")}
-        day = date.fromisoformat(day_iso)
         start = datetime.combine(day, at, tz)
         window = burn_window(t, day, at=start)[3]
         if window.value and not window.value["open_at"]:
-            common.send_text(dispatcher, tracker, f"{window.data['hours']} What time will you start?")
-            return {"burn_time": None}
+            common.send_text(dispatcher, tracker, f"{closed_at(start, window)} {window.data['hours']} "
+                                                  "What time will you start?")
+            return {"burn_time": None, "pending_when": None}
         if start < common.now(t):
             common.send_text(dispatcher, tracker, "That time has already passed today. What time will you start?")
             return {"burn_time": None}
@@ -282,6 +300,30 @@ def _changed(tracker: Tracker, slot: str) -> str | None:
     if not asked or asked in (slot, "burn_confirmed") or tracker.get_slot(slot) is None:
         return None
     return parsing.new_value(slot, common.text_of(tracker))
+
+
+def daylight_reading(t, day: date, hour: int, minute: int) -> time | None:
+    """A bare hour ("1", "at 7") on ``day``: its one reading that lies within the burning hours (1 a.m. is before
+    sunrise, so "1" is 1 p.m.; the read-back shows it before anything is saved), or None when both or neither
+    do (then the form asks which is meant)."""
+    if not 1 <= hour <= 12 or not 0 <= minute <= 59:
+        return None
+    tz = ZoneInfo(t.timezone)
+    readings = [time(hour % 12 + half, minute) for half in (0, 12)]
+    open_ = [r for r in readings if burn_window(t, day, at=datetime.combine(day, r, tz))[3].value.get("open_at")]
+    return open_[0] if len(open_) == 1 else None
+
+
+def closed_at(start: datetime, window) -> str:
+    """"No: 7:00 p.m. is after sunset (6:12 p.m. CDT)." for a time the form cannot take (7.11), or the order's
+    words when a no-burning order covers it (7.10(4))."""
+    rise, set_ = window.value["sunrise"], window.value["sunset"]
+    clock = when.words_for_time(start).rsplit(" ", 1)[0]
+    if start < rise:
+        return f"No: {clock} is before sunrise ({when.words_for_time(rise)})."
+    if start > set_:
+        return f"No: {clock} is after sunset ({when.words_for_time(set_)})."
+    return f"No: burning is not allowed at {clock}."
 
 
 def resolve_with_pending(value: str, tracker: Tracker, t):

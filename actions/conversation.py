@@ -100,7 +100,8 @@ def clauses(said: Said) -> list[Said]:
 def kinds_of(clause: Said) -> set[str]:
     """The kinds of fact a clause states: "animals" (a count of animals), "animal", "neutered", "service",
     "vaccinated", "incident", "acquired", "moved", "born", "bought", "time", "material", "distance", "day"."""
-    names = {e["entity"] for e in clause.entities}
+    counting = parsing.counting_whens(clause.entities)  # "about 14 dogs": a count, no time
+    names = {e["entity"] for e in clause.entities if not any(e is c for c in counting)}
     text = clause.text
     kinds = set()
     if parsing.animals_counted(clause.entities):
@@ -120,7 +121,7 @@ def kinds_of(clause: Said) -> set[str]:
     if "count" in names and not kinds & {"animals", "distance"}:
         kinds.add("count")  # "sorry, 15": how many, of the animals the last question counted
     if "when" in names and "incident" not in kinds:
-        whens = [e for e in clause.entities if e["entity"] == "when"]
+        whens = [e for e in clause.entities if e["entity"] == "when" and not any(e is c for c in counting)]
         if _BORN.search(text):
             kinds.add("born")
         elif _MOVE.search(text):
@@ -328,12 +329,60 @@ def _target(last: Said, e: dict, new: Said) -> dict | None:
         return same[0]
     if e["entity"] == "when" and len(same) > 1:
         return None  # two days (got the dog / buy the license): which one changes is not said
+    if e["entity"] == "when":
+        return _clock_in(last, same[0], new.text[e["start"]:e["end"]]) or same[0]
     return same[0]
+
+
+_CLOCK_SPAN = re.compile(r"\b(\d{1,2}(?::\d\d)?)(\s*(?:am|pm|a\.m\.?|p\.m\.?)(?![a-z]))?", re.I)
+_MERIDIEM = re.compile(r"\d\s*(?:am|pm|a\.m|p\.m)|\b(?:morning|afternoon|evening|night|tonight|noon)\b", re.I)
+
+
+def _clock_in(last: Said, when: dict, new_value: str) -> dict | None:
+    """A correction of the clock alone ("i mean 4:30" after "tomorrow at 5:30pm"): the clock inside the last
+    question's time, so that its day stays ("tomorrow at 4:30pm", never today). None when the correction names a
+    day or the last time has no clock or nothing but one."""
+    old = last.text[when["start"]:when["end"]]
+    if not parsing.is_time_only(new_value) or parsing.is_time_only(old):
+        return None
+    clocks = [m for m in _CLOCK_SPAN.finditer(old) if m.group(2) or ":" in m.group(1) or re.search(
+        r"\b(?:at|around|about|by|after|before)\s+$", old[:m.start()], re.I)]  # never the 5 of "december 5"
+    if not clocks:
+        return None
+    m = clocks[-1]
+    start = when["start"] + m.start()
+    span = m.group(0) if _MERIDIEM.search(new_value) else m.group(1)  # "4:30" keeps the "pm" said before
+    clock = re.sub(r"^\s*(?:at|around|about|by)\s+", "", new_value, flags=re.I).strip()
+    return {"entity": "when", "value": new_value, "start": start, "end": start + len(span), "_in": when,
+            "_text": clock}
+
+
+_NOT_BEFORE = re.compile(r"\b(?:not|no|isn'?t|wasn'?t|never)\s+(?:the\s+|any\s+|a\s+|an\s+|my\s+|that\s+)?$", re.I)
+
+
+def _blanked(said: Said, drop: list) -> Said:
+    """``said`` with the spans of ``drop`` blanked (the offsets of the rest unchanged)."""
+    text = said.text
+    for e in drop:
+        text = text[:e["start"]] + " " * (e["end"] - e["start"]) + text[e["end"]:]
+    return Said(text, [e for e in said.entities if not any(e is d for d in drop)])
+
+
+def _materials_replaced(last: Said, new: Said) -> tuple[Said, Said]:
+    """A follow-up that names what it burns ("sorry not trash, just dry leaves", "what about leaves?") asks
+    about those materials in place of the last question's: the last question's materials and the ones the
+    follow-up says it does not mean are taken out (their words too: the answer reads its materials from them)."""
+    said = [e for e in new.entities if e["entity"] == "material"]
+    if not said:
+        return last, new
+    negated = [e for e in said if _NOT_BEFORE.search(new.text[:e["start"]])]
+    return (_blanked(last, [e for e in last.entities if e["entity"] == "material"]), _blanked(new, negated))
 
 
 def merge(last: Said, new: Said) -> tuple[Said, str]:
     """The last question with the follow-up's values in place of the old ones and its other words added, and
     what the follow-up asks beyond its values (its residue: "how long", "the fee"; "" when only values)."""
+    last, new = _materials_replaced(last, new)
     text, ents = last.text, [dict(e) for e in last.entities]
     replaced = []
     pairs = _pairs(new)
@@ -344,7 +393,7 @@ def merge(last: Said, new: Said) -> tuple[Said, str]:
         target = _target(Said(text, ents), e, new)
         if target is None:
             continue
-        value = new.text[e["start"]:e["end"]]
+        value = target.pop("_text", None) or new.text[e["start"]:e["end"]]
         shift = len(value) - (target["end"] - target["start"])
         text = text[:target["start"]] + value + text[target["end"]:]
         inside = target.pop("_in", None)
@@ -393,6 +442,11 @@ def _kind_words(kind: str, said: Said) -> str | None:
     if kind == "animal":
         return f"a {values.get('animal') or 'dog'}" if "animal" in values else "a service dog"
     if kind == "neutered":
+        count = parsing.neutered_said(said.text)  # "3 dogs, none fixed": none, whatever the tagged word
+        if count == "none":
+            return "not spayed or neutered"
+        if count not in (None, "all"):
+            return f"{count} spayed or neutered"
         return "spayed or neutered" if values.get("neutered") == "neutered" else "not spayed or neutered"
     if kind == "vaccinated":
         return "vaccinated" if values.get("vaccinated") == "vaccinated" else "not vaccinated"

@@ -104,6 +104,10 @@ class ValidateLicenseForm(FormValidator):
         if value == "unneutered":
             return {"dogs_neutered": "none"}
         if tracker.get_slot("requested_slot") == "dogs_neutered":
+            ents = tracker.latest_message.get("entities", [])
+            if not parsing.names_neutering(text) and (parsing.animals_counted(ents) or common.entity(
+                    tracker, "service_dog")):
+                return {}  # "2 dogs. one is my service dog": the count and a service dog, not how many are fixed
             intent = common.intent_of(tracker)
             if intent == "affirm":
                 return {"dogs_neutered": "all"}
@@ -128,6 +132,8 @@ class ValidateLicenseForm(FormValidator):
             return {}
         text = common.text_of(tracker)
         asked = tracker.get_slot("requested_slot") == "acquired"
+        if parsing.says_before_this_year(text):
+            return {"acquired": "long ago"}  # "since before this year": no day of this year to read
         e = parsing.when_after(common.entities(tracker, "when"), text, parsing.ACQUIRED_CUE, parsing.BUY_CUE, asked)
         if e:
             return {"acquired": f"{parsing.acquired_kind(text)}:{e['value']}"}
@@ -140,6 +146,9 @@ class ValidateLicenseForm(FormValidator):
             return {"acquired": f"got:{text}"}
         if parsing.says_had_long(text):
             return {"acquired": "long ago"}
+        year = parsing.year_said(text)
+        if year is not None and parsing.says_had_since(text):
+            return {"acquired": f"got:{year}"}  # "had them since 2023": validate_acquired reads the year
         return {}
 
     async def extract_purchase_day(self, dispatcher, tracker, domain) -> Dict[Text, Any]:
@@ -176,8 +185,10 @@ class ValidateLicenseForm(FormValidator):
         if value not in ("all", "none") and dogs is not None:
             try:
                 if int(value) > int(dogs):
-                    common.clarify(dispatcher, tracker,
-                                   f"You have {int(dogs)} dogs in all; how many of them are spayed or neutered?")
+                    n = int(dogs)
+                    common.clarify(dispatcher, tracker, (
+                        f"So far I have 1 dog. How many dogs are you licensing, and how many are spayed or neutered?"
+                        if n == 1 else f"You have {n} dogs in all; how many of them are spayed or neutered?"))
                     return {"dogs_neutered": None}
             except ValueError:
                 return {"dogs_neutered": None}

@@ -17,13 +17,28 @@ from .numbers import count_value
 # ----------------------------------------------------------------------------------------- counts and animals
 
 
+#: a number the time extractor took ("about 14" in "about 14 dogs"): a count when an animal follows it
+_WHEN_COUNT = re.compile(r"(?:about|around|approx\.?|approximately|maybe|like|roughly)?\s*(\d{1,3})", re.I)
+
+
+def counting_whens(entities: Iterable[dict]) -> list[dict]:
+    """The time entities that are counts of the animal said right after them ("about 14 dogs")."""
+    ents = sorted(entities, key=lambda e: e.get("start", 0))
+    return [e for e, nxt in zip(ents, ents[1:]) if e["entity"] == "when" and nxt["entity"] in ("animal", "service_dog")
+            and 0 <= nxt.get("start", 0) - e.get("end", 0) <= 1 and _WHEN_COUNT.fullmatch(str(e.get("value", "")).strip())]
+
+
 def counted_animals(entities: Iterable[dict]) -> Iterator[tuple[int, dict]]:
     """(count, animal entity) for each animal/service_dog entity a count stands before, in the order said: "2 dogs
     and a cat" gives (2, dog); a count goes with the first animal after it only."""
     pending = None
+    entities = list(entities)
+    counting = counting_whens(entities)
     for e in sorted(entities, key=lambda e: e.get("start", 0)):
         if e["entity"] == "count":
             pending = count_value(str(e["value"]))
+        elif any(e is c for c in counting):
+            pending = int(_WHEN_COUNT.fullmatch(str(e["value"]).strip()).group(1))  # "about 14 dogs"
         elif e["entity"] in ("animal", "service_dog"):
             if pending is not None:
                 yield pending, e
@@ -57,7 +72,7 @@ def says_one_dog(text: str) -> bool:
     return bool(_ONE_DOG.search(text))
 
 
-_NEUTERED_COUNT = re.compile(r"\b(\d+|one|two|three|four|five|six|none|all|both)\s+(?:of them\s+)?(?:is\s+|are\s+)?"
+_NEUTERED_COUNT = re.compile(r"\b(\d+|one|two|three|four|five|six|none|neither|all|both)\s+(?:of them\s+)?(?:is\s+|are\s+)?"
                              r"(not\s+)?(?:spayed|neutered|fixed)\b", re.I)
 _NEUTERED_WORD = re.compile(r"\b(?:spayed|neutered|fixed)\b", re.I)
 _NONE_OF = re.compile(r"\b(?:none of(?: the| them| my| our)?|neither(?: of)?(?: the| them)?)\s*$", re.I)
@@ -78,7 +93,7 @@ def neutered_said(text: str) -> Optional[str]:
             return "none"  # "none of the 3 are fixed", "not one is neutered"
         if n in ("all", "both"):
             return "none" if negated else "all"
-        if n == "none":
+        if n in ("none", "neither"):
             return "none"
         v = count_value(n)
         if v is not None and not negated:
@@ -293,7 +308,7 @@ def buys_later(text: str, start: int) -> bool:
                 (verb in ("buy", "pay", "register", "renew", "purchase", "license", "get") and _BUY_WOULD.search(before)))
 
 
-_LONG_AGO = re.compile(r"\b(years?|long|ages|forever|always|before this year|last year|a while|since birth|"
+_LONG_AGO = re.compile(r"\b(years?|yrs?|long|ages|forever|always|before this year|last year|a while|since birth|"
                        r"born here|months? ago)\b", re.I)
 _HAD = re.compile(r"\b(had|have had|owned)\b", re.I)
 
@@ -319,6 +334,25 @@ def when_after(whens: Iterable[dict], text: str, cue: re.Pattern, other_cue: re.
 def says_long_ago(text: str) -> bool:
     """"years ago", "forever", "last year": before this license year."""
     return bool(_LONG_AGO.search(text))
+
+
+_BEFORE_THIS_YEAR = re.compile(r"\bbefore (?:this|the) (?:year|license year)\b|\b(?:since|from) last year\b", re.I)
+_HAD_SINCE = re.compile(r"\b(?:had|have had|owned|since)\b", re.I)
+
+
+def says_before_this_year(text: str) -> bool:
+    """"since before this year", "had her from last year": before this license year, no day to ask."""
+    return bool(_BEFORE_THIS_YEAR.search(text or ""))
+
+
+def says_had_since(text: str) -> bool:
+    """"had them since 2023", "owned him since": the year said is when the dog came."""
+    return bool(_HAD_SINCE.search(text or ""))
+
+
+def names_neutering(text: str) -> bool:
+    """"spayed", "neutered", "fixed", "intact": the words of the spayed-or-neutered question."""
+    return bool(re.search(r"\b(?:spay\w*|neuter\w*|fixed|intact|altered|unaltered|unfixed)\b", text or "", re.I))
 
 
 def says_had_long(text: str) -> bool:
@@ -390,6 +424,24 @@ def is_time_only(said: str) -> bool:
 def has_time(said: str) -> bool:
     """Does a when-phrase carry a time of day? A digit or "noon", but not a bare date ("7/4", "July 4th")."""
     return bool(re.search(r"\d|noon", said, re.I)) and not re.fullmatch(_DATE_ONLY, said)
+
+
+_BARE_HOUR = re.compile(r"\s*(?:at|around|about|maybe|probably|like)?\s*(?:at|around|about)?\s*(\d{1,2})(?::(\d\d))?\s*"
+                        r"(?:ish|o'?clock)?\s*[.!?]?\s*", re.I)
+
+
+def bare_hour(said: str) -> tuple[int, int] | None:
+    """"7", "at 9", "around 1:30", "10ish": an hour without a.m. or p.m. or a part of the day, as (hour, minute)."""
+    m = _BARE_HOUR.fullmatch(said or "")
+    return (int(m.group(1)), int(m.group(2) or 0)) if m else None
+
+
+_DAY_WORD = re.compile(r"(?:mon|tues?|wed|weds|thu|thur|thurs|fri|sat|sun)(?:day)?\.?|today|tonight|tomorrow", re.I)
+
+
+def is_day_word(word: str) -> bool:
+    """"sat", "Thurs.", "sunday": a day, never a thing to burn ("can i burn sat at 3")."""
+    return bool(_DAY_WORD.fullmatch((word or "").strip()))
 
 
 def is_clock_time(value: str) -> bool:
@@ -563,7 +615,8 @@ _NOT_MATERIAL = {"a", "an", "the", "my", "our", "his", "her", "their", "some", "
                  "fire", "burn", "pit", "barrel", "there", "here", "yard", "property", "land", "anything", "something",
                  "legally", "today", "tonight", "tomorrow", "monday", "tuesday", "wednesday", "thursday", "friday",
                  "saturday", "sunday", "weekend", "morning", "afternoon", "evening", "night", "overnight", "dark",
-                 "sunset", "sundown", "sunrise", "dawn", "dusk", "late", "early"}
+                 "sunset", "sundown", "sunrise", "dawn", "dusk", "late", "early", "mon", "tue", "tues", "wed", "weds",
+                 "thu", "thur", "thurs", "fri", "sat", "sun"}
 
 
 def names_a_material(text: str) -> bool:
@@ -954,7 +1007,7 @@ def asks_whether_it_counts(text: str) -> bool:
 
 
 _ONE_DOG_SAID = re.compile(r"\b(?:a|an|one|1|my|our|the|this|her|his)\s+(?:[a-z'-]+\s+){0,3}?(?:dog|puppy|pup|male|"
-                           r"female|mutt|pooch|doggo)\b(?!s)", re.I)
+                           r"female|mutt|pooch|doggo)\b(?!s)(?!'?s?\s+licen[cs])", re.I)
 _DOGS = re.compile(r"\b(?:dogs|puppies|pups|both|all of them|them|they|their)\b", re.I)
 
 

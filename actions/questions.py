@@ -27,6 +27,19 @@ QUESTIONS: dict[str, tuple[str, list]] = {
                                 "from the house')", []),
 }
 
+#: the license form's questions when one dog is being licensed ("how much for my dog?"): never "are they ...?"
+ONE_DOG: dict[str, tuple[str, list]] = {
+    "license_form_dogs_neutered": ("Is your dog spayed or neutered?", YES_NO),
+    "license_form_service_dog": ("Is it a service dog?", YES_NO),
+}
+
+
+def question_for(key: str, tracker) -> tuple[str, list]:
+    """The question for ``key``, in the singular when the license form counts one dog."""
+    if key in ONE_DOG and tracker.get_slot("dog_count") == 1:
+        return ONE_DOG[key]
+    return QUESTIONS[key]
+
 
 class _Ask(Action):
     key = ""
@@ -35,7 +48,7 @@ class _Ask(Action):
         return f"action_ask_{self.key}"
 
     async def run(self, dispatcher, tracker, domain) -> List[Dict[Text, Any]]:
-        text, buttons = QUESTIONS[self.key]
+        text, buttons = question_for(self.key, tracker)
         if asked_before(tracker, text):
             text += " " + stop_hint(tracker)
         common.send_text(dispatcher, tracker, text, buttons=buttons or None)

@@ -410,7 +410,7 @@ def _result(town, moment, start, end, day, rise, set_, daylight, overlaps, block
     if daylight == "some":
         return (f"Yes, you may burn {what}{when_words} {_span(overlaps, rise, set_)}, {conditions} "
                 f"{rule('burning_hours', 'after_sunset_exception')}")
-    return f"Yes, you may burn {what}{when_words}, {conditions}"
+    return f"Yes, you may burn {what}{when_words}, until sunset ({words_for_time(set_)}), {conditions}"
 
 
 LEAD_LIMIT = 160  # GSM-7 characters: one SMS segment
@@ -465,8 +465,8 @@ def _lead(town, moment, start, end, day, rise, set_, daylight, blocked, match, p
                 f"only from sunrise ({_clock(rise)}) to sunset ({_clock(set_)})")
     elif daylight == "some" or moment.kind == "evening":
         when = f"{'tonight' if moment.kind == 'evening' else 'then'} until sunset, {_clock(set_)}, not after"
-    else:
-        when = f"at {_clock(start)} {words_for_day(day).split(',')[0]}"
+    else:  # the end of the hours with the time asked: a yes at 7:30 p.m. is a yes until 8:12 p.m. only
+        when = f"at {_clock(start)} {words_for_day(day).split(',')[0]}, until sunset ({_clock(set_)})"
     text = _cited(f"Yes: {when}, {condition}", r.citation)
     return text if len(text) <= LEAD_LIMIT else _cited(f"Yes: {when}, {condition.split(' and ')[0]}", r.citation)
 

@@ -374,3 +374,69 @@ def test_a_how_to_question_that_carries_the_facts_of_a_burn_is_a_notice():
         d, _ = run(ActionStartBurn(), make_tracker(text, "notify_burn"), {})
         assert "I'll record" in texts(d)[0], text
         assert burn_questions(make_tracker(text, "notify_burn", active_loop="burn_form")), text  # asks what is missing
+
+
+def test_a_bare_hour_is_read_as_its_one_daylight_reading_else_asked_back():
+    """'1' on a July day: 1 a.m. is before sunrise, so 1 p.m. (the read-back shows it); '7' could be 7 a.m. or
+    7 p.m. (sunset 8:38), so the form asks which (7.11)."""
+    d, slots = run(ValidateBurnForm(), burn_reply("1", requested_slot="burn_time", burn_date="2026-07-03"),
+                   BURN_DOMAIN)
+    assert slots["burn_time"] == "13:00", texts(d)
+    d, slots = run(ValidateBurnForm(), burn_reply("7", requested_slot="burn_time", burn_date="2026-07-03"),
+                   BURN_DOMAIN)
+    assert slots["burn_time"] is None
+    assert "morning" in texts(d)[0] and "evening" in texts(d)[0]
+    assert slots["pending_when"] == {"phrase": "at 7"}
+
+
+def test_a_time_after_sunset_is_refused_with_a_no_and_the_sunset():
+    for said in ("at 10pm", "after dark"):
+        d, slots = run(ValidateBurnForm(), burn_reply(said, entities=[ent(said, said, "when")],
+                                                      requested_slot="burn_time", burn_date="2026-07-03"),
+                       BURN_DOMAIN)
+        assert slots["burn_time"] is None, said
+        assert texts(d)[0].startswith("No: ") and "after sunset (8:38 p.m. CDT)" in texts(d)[0], texts(d)
+
+
+def test_a_dog_license_priced_without_a_count_asks_how_many_dogs():
+    """'a dog license' is the kind of license, not one dog: the form asks how many rather than assume one."""
+    text = "how much is a dog license?"
+    tr = make_tracker(text, "ask_license_cost", [], active_loop="license_form")
+    _, slots = run(ValidateLicenseForm(), tr, LICENSE_DOMAIN)
+    assert slots.get("dog_count") is None
+
+
+def test_one_dog_gets_the_spay_question_in_the_singular():
+    from actions.questions import question_for
+    one = make_tracker("how much to license my dog", "ask_license_cost", slots={"dog_count": 1.0})
+    two = make_tracker("how much to license my dogs", "ask_license_cost", slots={"dog_count": 2.0})
+    assert question_for("license_form_dogs_neutered", one)[0] == "Is your dog spayed or neutered?"
+    assert question_for("license_form_dogs_neutered", two)[0].startswith("Are they")
+
+
+def test_a_count_said_in_reply_to_the_spay_question_is_not_the_spay_count():
+    text = "2 dogs. one is my service dog"
+    tr = make_tracker(text, "inform", [ent(text, "2", "count"), ent(text, "dogs", "animal", "dog"),
+                                       ent(text, "service dog", "service_dog")],
+                      slots={"requested_slot": "dogs_neutered", "dog_count": 1.0}, active_loop="license_form")
+    _, slots = run(ValidateLicenseForm(), tr, LICENSE_DOMAIN)
+    assert slots["dog_count"] == 2.0
+    assert slots.get("dogs_neutered") is None
+    assert slots["service_dog"] == "1"
+
+
+def test_a_spay_correction_while_another_question_is_asked_replaces_the_answer():
+    text = "neither is fixed"
+    tr = make_tracker(text, "inform", [ent(text, "fixed", "neutered", "neutered")],
+                      slots={"requested_slot": "acquired", "dog_count": 2.0, "dogs_neutered": "1"},
+                      active_loop="license_form")
+    _, slots = run(ValidateLicenseForm(), tr, LICENSE_DOMAIN)
+    assert slots["dogs_neutered"] == "none"
+
+
+def test_years_kept_are_read_as_before_this_license_year():
+    for text in ("since before this year", "had her 3 yrs", "had them since 2023"):
+        tr = make_tracker(text, "inform", [], slots={"requested_slot": "acquired", "dog_count": 1.0},
+                          active_loop="license_form")
+        d, slots = run(ValidateLicenseForm(), tr, LICENSE_DOMAIN)
+        assert slots.get("acquired") == "long ago", (text, slots, texts(d))

@@ -1,0 +1,54 @@
+"""A follow-up read against the last question (actions/conversation.py): what it replaces, what it keeps."""
+from __future__ import annotations
+
+from actions import parsing
+from actions.conversation import Said, facts_in, merge, noted
+
+
+def said(text: str, *spans: tuple[str, str]) -> Said:
+    ents = []
+    for words, entity in spans:
+        start = text.index(words)
+        ents.append({"entity": entity, "value": words, "start": start, "end": start + len(words)})
+    return Said(text, ents)
+
+
+def test_a_corrected_clock_keeps_the_day_and_the_half_of_the_day_asked_about():
+    last = said("can i burn tomorrow at 5:30pm", ("tomorrow at 5:30pm", "when"))
+    merged, _ = merge(last, said("i mean 4:30", ("4:30", "when")))
+    assert merged.text.startswith("can i burn tomorrow at 4:30pm")
+    merged, _ = merge(said("can i burn at 7 tonight", ("at 7 tonight", "when")), said("what about 9?", ("9", "when")))
+    assert merged.text == "can i burn at 9 tonight"
+    merged, _ = merge(said("can i burn on december 5 at 4:30pm", ("december 5 at 4:30pm", "when")),
+                      said("sorry i meant 3:30", ("3:30", "when")))
+    assert merged.entities[0]["value"] == "december 5 at 3:30pm"
+
+
+def test_a_corrected_day_replaces_the_whole_time():
+    merged, _ = merge(said("can i burn sat at 3", ("sat at 3", "when")), said("no i mean sunday at 3",
+                                                                              ("sunday at 3", "when")))
+    assert merged.text.startswith("can i burn sunday at 3")
+
+
+def test_materials_said_in_a_correction_replace_the_ones_asked_about_and_a_denied_one_is_dropped():
+    last = said("can i burn trash in a barrel today", ("trash", "material"), ("today", "when"))
+    new = said("sorry not trash, just dry leaves and sticks", ("trash", "material"), ("leaves", "material"),
+               ("sticks", "material"))
+    merged, _ = merge(last, new)
+    assert "trash" not in merged.text
+    assert [e["value"] for e in merged.entities if e["entity"] == "material"] == ["leaves", "sticks"]
+    assert [e["value"] for e in merged.entities if e["entity"] == "when"] == ["today"]
+
+
+def test_none_fixed_is_noted_as_not_spayed_or_neutered():
+    facts = facts_in(said("3 dogs, none fixed", ("3", "count"), ("dogs", "animal"), ("fixed", "neutered")))
+    facts[0]["entities"] = [dict(e, value="neutered") if e["entity"] == "neutered" else e
+                            for e in facts[0]["entities"]]
+    assert "not spayed or neutered" in noted(facts)
+
+
+def test_about_fourteen_dogs_is_a_count_not_a_time():
+    s = said("we live on a farm w/ about 14 dogs", ("about 14", "when"), ("dogs", "animal"))
+    s.entities[1]["value"] = "dog"
+    assert parsing.animals_counted(s.entities) == {"dog": 14}
+    assert noted(facts_in(s)) == "Noted: 14 dogs."
