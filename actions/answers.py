@@ -329,14 +329,15 @@ def late_on_day_of_buying(tracker: Tracker, t, now, whens: list) -> Answer | Non
     "prior to April 1", Mequon "after April 1"). None unless exactly one whole day is said as the day of buying."""
     text = common.text_of(tracker)
     days = [e for e in whens if not parsing.is_time_only(text[e["start"]:e["end"]])]
-    if len(days) != 1 or parsing.month_only(str(days[0]["value"])) or re.search(r"(dogs|puppies|pups)", text,
-                                                                                  re.I):
-        return None
+    if len(days) != 1 or parsing.month_only(str(days[0]["value"])):
+        return None  # (the verdict is the same for any number of dogs)
     bought = parsing.when_after(days, text, parsing.BUY_CUE, parsing.ACQUIRED_CUE, asked=True)
     if bought is None:
         return None
     try:
-        ahead = parsing.buys_later(text, bought["start"]) or re.search(r"(if|will|would|when)", text, re.I)
+        ahead = parsing.buys_later(text, bought["start"]) or re.search(r"\b(?:if|will|would|when)\b", text, re.I) or not \
+            re.search(r"\b(?:bought|paid|got|licensed|registered|purchased|did|was|were)\b", text, re.I)  # "is april
+        # 1 too late to license?" asks of the coming April 1; "I paid on April 1" of the one past
         on = when.parse_day(str(bought["value"]), t, now=now, prefer="future" if ahead else "past")
         return handlers.license_cost(t, on=on, dogs=1) if parsing.asks_total(text) else \
             handlers.late_fee_due(t, on=on)
@@ -448,6 +449,8 @@ class ActionAnswer(Action):
 async def answer_turn(turn: dialogue.Turn, dispatcher, domain) -> List[Dict[Text, Any]]:
     """Answer the question a turn asks (a follow-up of a license computed from the form's answers is computed
     again with the new values) and remember it."""
+    if turn.rule_again and rule_again(dispatcher, turn.tracker):
+        return turn.events  # "is that against the rules?" after an answer: its rule and the law's words
     if turn.follow_up and turn.last and "inputs" in turn.last:
         from .license_form import answer_again
         return turn.events + answer_again(dispatcher, turn.tracker, turn.last)
@@ -577,6 +580,33 @@ class ActionMore(Action):
         return []
 
 
+def rule_again(dispatcher, tracker: Tracker) -> bool:
+    """The last answer's lead and the law's words it comes from, for a follow-up that asks about the rule just
+    given ("is that against the rules?", "any rules on that?"); False when the last answer cited nothing."""
+    last = tracker.get_slot(dialogue.LAST_ANSWER)
+    if not isinstance(last, dict) or not last.get("lead"):
+        return False
+    quoted = law_quoted(last)
+    if not quoted:
+        return False
+    common.send_text(dispatcher, tracker, "\n".join([last["lead"], quoted[0]] + quoted[1:2]))
+    return True
+
+
+def law_quoted(last: dict) -> list[str]:
+    """The last answer's sections with the law's words ("From 7.02-9: “...”"), at most three."""
+    sources = [s for s in (last.get("sources") or []) if s.get("label")]
+    lead = last.get("lead") or ""
+    cited = re.findall(r"\(([^()]*(?:\([^()]*\)[^()]*)*)\)\.?\s*$", lead)  # "(7.10(1))." at the lead's end
+    if cited:  # the section the lead cites first: "why?" is asked of the lead
+        ref = cited[0].split(";")[0].split(" (")[0].strip()
+        sources.sort(key=lambda s: not s["label"].replace(" (section number derived)", "").endswith(ref))
+    quoted = [f"{s['label']}: \u201c{_quote(s['quote'])}\u201d" for s in sources[:3] if s.get("quote")]
+    if quoted:
+        quoted[0] = "From " + quoted[0]
+    return quoted
+
+
 class ActionWhy(Action):
     """"Why?", "which section is that?", "source?": the sections of the last answer and the law's words."""
 
@@ -591,11 +621,8 @@ class ActionWhy(Action):
             common.send_text(dispatcher, tracker, "Ask me a question about the "
                              f"{t.code_name} and I'll show the section the answer comes from.")
             return []
-        quoted = [f"{s['label']}: \u201c{_quote(s['quote'])}\u201d" for s in sources[:3] if s.get("quote")]
-        if not quoted:
-            quoted = ["That comes from " + _and(list(dict.fromkeys(s["label"] for s in sources))[:3]) + "."]
-        else:
-            quoted[0] = "From " + quoted[0]
+        quoted = law_quoted(last) or [
+            "That comes from " + _and(list(dict.fromkeys(s["label"] for s in sources))[:3]) + "."]
         common.send_text(dispatcher, tracker, "\n".join(quoted))
         return []
 

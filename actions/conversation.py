@@ -30,6 +30,7 @@ def config() -> dict:
             "topics": [(re.compile(r"\b(?:" + "|".join(g["words"].split()) + r")\b", re.I), frozenset(g["intents"]))
                        for g in data["topic_words"]],
             "filler": frozenset(data["filler"].split()),
+            "rule_again": frozenset(data["rule_again"].split()),
             "burning": re.compile(r"\b(?:" + "|".join(data["burning_words"].split()) + r")\b", re.I)}
 
 
@@ -264,7 +265,7 @@ def is_follow_up(said: Said, intent: str, last: Said | None, confidence: float =
     or was not read confidently as a new question."""
     if last is None or _NEW_TOPIC.search(said.text):
         return False
-    if intent == "followup" or _CONDITION.match(said.text):
+    if intent == "followup" or _CONDITION.match(said.text) or asks_the_rule_again(said.text):
         return True
     uses = config()["uses"]
     named = topics_named(said.text)
@@ -289,6 +290,17 @@ _NOT_GOING_ON = {"out_of_scope", "greet", "goodbye", "thank", "help", "bot_chall
 
 
 _REFERS = re.compile(r"\b(?:that|this|it|doing that|those|these)\b\s*\??\s*$|\bfor (?:that|this|it)\b", re.I)
+
+
+def asks_the_rule_again(text: str) -> bool:
+    """"is that against the rules?", "any rules on that?", "what do I need to do?": a follow-up whose words ask
+    about the rule just given and name nothing else (actions/conversation.yml `rule_again`)."""
+    words = [w.lower() for w in _WORD.findall(text or "")]
+    if not 3 <= len(words) <= 9:  # "ok" alone is a thanks, not a question
+        return False
+    cfg = config()
+    return all(w in cfg["rule_again"] or w in cfg["filler"] for w in words) and any(
+        w in cfg["rule_again"] for w in words)
 
 
 def refers_back(text: str) -> bool:

@@ -14,7 +14,7 @@ from rasa_sdk import Tracker
 from rasa_sdk.events import SlotSet
 
 from . import common, parsing
-from .conversation import (Said, brings_facts_for, context_for, facts_in, family, is_follow_up, joined, kept, merge,
+from .conversation import (Said, asks_the_rule_again, brings_facts_for, context_for, facts_in, family, is_follow_up, joined, kept, merge,
                            refers_back, states_a_condition, supports)
 
 FACTS, LAST_QUESTION, LAST_ANSWER = "facts", "last_question", "last_answer"
@@ -73,6 +73,7 @@ class Turn:
     follow_up: bool = False
     events: list = field(default_factory=list)
     last: dict | None = None
+    rule_again: bool = False  # "is that against the rules?": the last answer's rule and its words
 
 
 def read(tracker: Tracker, intent: str) -> Turn:
@@ -91,7 +92,8 @@ def read(tracker: Tracker, intent: str) -> Turn:
         ask = intent if intent.startswith("ask_") and confidence >= 0.5 and intent in family(last["intent"]) and (
             not states_a_condition(said.text)) and (supports(intent, said.text) or brings_facts_for(
                 said, intent, last["intent"])) else last["intent"]
-        return Turn(ask, with_message(tracker, merged, ask, aspect or None), True, events, last)
+        return Turn(ask, with_message(tracker, merged, ask, aspect or None), True, events, last,
+                    rule_again=asks_the_rule_again(said.text))
     context = context_for(facts(tracker), intent, said)
     if before is not None and refers_back(said.text):
         context = joined(context, before) if context is not None else before  # "what's the fine for that?"

@@ -734,3 +734,35 @@ def test_a_question_about_dogs_never_gets_a_burning_answer(dispatcher):
     run(ActionAnswer(), d, make_tracker("can i burn brush tonight", "ask_can_burn",
                                         [ent("can i burn brush tonight", "tonight", "when")]))
     assert "burn" in texts(d)[0].lower()  # a burning question is still answered as one
+
+
+def _answered(intent: str, text: str, entities=None) -> dict:
+    """The conversation slots after ``text`` was answered as ``intent``."""
+    d = CollectingDispatcher()
+    events = run(ActionAnswer(), d, make_tracker(text, intent, entities or []))
+    return {e["name"]: e["value"] for e in events if e.get("event") == "slot"}
+
+
+def test_is_that_against_the_rules_after_an_answer_gets_its_rule_and_the_law_s_words(dispatcher):
+    slots = _answered("ask_animal_care", "the neighbors horse has no water in the pasture")
+    rule = slots["last_answer"]["lead"]
+    run(ActionAnswer(), dispatcher, make_tracker("is that against the rules", "followup", slots=slots))
+    out = texts(dispatcher)
+    assert len(out) == 1 and out[0].startswith(rule), out
+    assert "From Dunkirk Code" in out[0] and "\u201c" in out[0]
+
+
+def test_why_quotes_first_the_section_the_answer_s_lead_cites(dispatcher):
+    from actions.answers import ActionWhy
+    text = "can i burn wet leaves"
+    slots = _answered("ask_can_burn", text, [ent(text, "wet leaves", "material")])
+    assert "(7.10(1))" in slots["last_answer"]["lead"]
+    run(ActionWhy(), dispatcher, make_tracker("why?", "ask_why", slots=slots))
+    assert texts(dispatcher)[0].startswith("From Dunkirk Code 7.10(1)"), texts(dispatcher)
+
+
+def test_a_late_fee_question_about_a_day_without_a_year_asks_of_the_coming_day(dispatcher, monkeypatch):
+    monkeypatch.setenv("ASSISTANT_NOW", "2026-03-12T14:00:00-05:00")
+    text = "is april 1 too late to license"
+    run(ActionAnswer(), dispatcher, make_tracker(text, "ask_late_fee", [ent(text, "april 1", "when")]))
+    assert "April 1, 2026" in texts(dispatcher)[0], texts(dispatcher)
