@@ -462,9 +462,20 @@ async def answer_turn(turn: dialogue.Turn, dispatcher, domain) -> List[Dict[Text
     if supported is None:  # its words name other topics only: asked which, never answered on the wrong topic
         turn.tracker.latest_message["unsupported"] = True  # ActionClarify then offers choices, routes no more
         return turn.events + list(await ActionClarify().run(dispatcher, turn.tracker, domain))
+    if supported != turn.intent and not conversation.topics_named(common.text_of(turn.tracker)):
+        turn.tracker = with_earlier_facts(turn.tracker, supported)  # asked of what was said before
     turn.intent = supported
     events = ActionAnswer.answer(turn.intent, dispatcher, turn.tracker)
     return turn.events + events + dialogue.asked(turn, events)
+
+
+def with_earlier_facts(tracker: Tracker, intent: str) -> Tracker:
+    """The question read on the topic the facts said earlier name ("were throwing a bonfire on saturday" ...
+    "how late can it go?"): those facts joined before it, and its own words choosing the rule of that topic only."""
+    said = dialogue.said_of(tracker)
+    earlier = [conversation.Said(str(f.get("text", "")), f.get("entities") or []) for f in dialogue.facts(tracker)
+               if intent in conversation.topics_named(str(f.get("text", "")))]
+    return dialogue.with_message(tracker, conversation.joined(*earlier, said), intent, said.text)
 
 
 _COMMAND_WORD = re.compile(r"\s*(help|menu|start|hi|hello|hey|thanks?|thank you|bye|ok|okay|yes|yep|no|nope|"
@@ -498,9 +509,13 @@ def supported_intent(intent: str, text: str, tracker: Tracker) -> str | None:
         if only_a_time(tracker):
             return intent  # "what about tomorrow morning at 7?": a time is asked of burning only
         named = named or frozenset({"nlu_fallback"})  # no word of burning at all: never a burning answer
+    ranked = [r.get("name") for r in tracker.latest_message.get("intent_ranking") or []]
+    if intent in SUPPORT_NEEDED and not named:  # "how late can it go?" after "a bonfire on saturday": that topic
+        earlier = conversation.topics_named(" ".join(str(f.get("text", "")) for f in dialogue.facts(tracker)))
+        if earlier and intent not in earlier:
+            return next((name for name in ranked if name in earlier), None)
     if intent not in SUPPORT_NEEDED or not named or intent in named:
         return intent
-    ranked = [r.get("name") for r in tracker.latest_message.get("intent_ranking") or []]
     return next((name for name in ranked if name in named), None)
 
 

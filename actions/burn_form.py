@@ -93,11 +93,12 @@ class ValidateBurnForm(FormValidator):
         if not asked and not takes_values(tracker):
             return {}
         phone = parsing.phone_in(text)
-        if phone and (asked or tracker.get_slot("burn_phone") or "burn_phone" in parsing.fields_named(text)):
+        if phone and (asked or tracker.get_slot("burn_phone") or "burn_phone" in parsing.fields_named(text)
+                      or self._listed(tracker)):  # "burn notice: tom berg, N1234 Hwy 51, 608 555 0199"
             return {"burn_phone": phone}
-        if asked and free_text(tracker, "burn_phone"):
+        if asked and free_text(tracker, "burn_phone") and not common.entities(tracker, "when"):
             return {"burn_phone": f"invalid:{text}"}
-        return {}
+        return {}  # "sat morning around 9" in reply to the phone question: the day and time are taken, not refused
 
     async def extract_burn_date(self, dispatcher, tracker, domain):
         if not takes_values(tracker, "burn_date", "burn_time"):

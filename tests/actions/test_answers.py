@@ -766,3 +766,15 @@ def test_a_late_fee_question_about_a_day_without_a_year_asks_of_the_coming_day(d
     text = "is april 1 too late to license"
     run(ActionAnswer(), dispatcher, make_tracker(text, "ask_late_fee", [ent(text, "april 1", "when")]))
     assert "April 1, 2026" in texts(dispatcher)[0], texts(dispatcher)
+
+
+def test_a_question_naming_no_topic_is_asked_of_the_topic_the_facts_said_before_name(dispatcher):
+    """'how late can it go?' read as the license late fee, after 'a bonfire on saturday': the burning hours of
+    that Saturday, never the license late fee (7.11)."""
+    fact = {"kinds": ["day"], "text": "were throwing a graduation bonfire on saturday",
+            "entities": [{"entity": "when", "value": "on saturday", "start": 35, "end": 46}]}
+    ranking = [{"name": "ask_late_fee", "confidence": 0.6}, {"name": "ask_burning_hours", "confidence": 0.2}]
+    run(ActionAnswer(), dispatcher, make_tracker("how late can it go", "ask_late_fee", slots={"facts": [fact]},
+                                                 ranking=ranking))
+    out = texts(dispatcher)[0]
+    assert "sunset" in out and "Saturday" in out and "licen" not in out.lower(), out

@@ -440,3 +440,19 @@ def test_years_kept_are_read_as_before_this_license_year():
                           active_loop="license_form")
         d, slots = run(ValidateLicenseForm(), tr, LICENSE_DOMAIN)
         assert slots.get("acquired") == "long ago", (text, slots, texts(d))
+
+
+def test_the_opening_message_s_listed_name_address_and_phone_are_all_taken():
+    _, slots = run(ValidateBurnForm(), burn_reply("burn notice: tom berg, N1234 Hwy 51, 608 555 0199",
+                                                  "notify_burn"), BURN_DOMAIN)
+    assert slots["burner_name"].lower() == "tom berg"
+    assert slots["burn_address"] == "N1234 Hwy 51"
+    assert slots["burn_phone"] and "555" in slots["burn_phone"]
+
+
+def test_a_day_and_time_said_when_the_phone_is_asked_are_taken_not_refused_as_a_phone():
+    text = "sat morning around 9"
+    d, slots = run(ValidateBurnForm(), burn_reply(text, entities=[ent(text, text, "when")],
+                                                  requested_slot="burn_phone"), BURN_DOMAIN)
+    assert "phone number" not in " ".join(texts(d))
+    assert slots.get("burn_date") == "2026-07-04", (slots, texts(d))
