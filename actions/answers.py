@@ -68,6 +68,10 @@ def answer_for(intent: str, tracker: Tracker, t, now) -> Answer:
     if intent in ("ask_burn_notification", "ask_burning_rules", "ask_burning_hours", "ask_permits") and \
             parsing.asks_after_dark_permission(text) and not common.when_text(tracker):
         return handlers.topic(t, "burning_hours", on=today, question=text, aspect="after_sunset_exception")
+    if intent == "ask_license_required" and not parsing.about_cats(text):
+        aspect = license_rule_for_age(t, text, today)
+        if aspect is not None:  # "our 4 yr old lab": the rule for a grown dog, never "not yet if under 5 months"
+            return handlers.topic(t, key, on=today, question=text, aspect=aspect)
     if intent == "ask_animal_penalties":
         fine = fine_asked(tracker, t, today)
         if fine is not None:
@@ -227,6 +231,18 @@ def asked_words(tracker: Tracker) -> str:
     if aspect and len(rules.words(aspect)) >= 2:
         return aspect
     return common.text_of(tracker)
+
+
+def license_rule_for_age(t, text: str, today) -> str | None:
+    """The license rule a dog's age said picks (7.02-1(a), 58-533): the main rule ("answer") for a dog of the
+    licensable age or older, the rule for a puppy under it; None when no age is said or the town has no such rule."""
+    months = parsing.age_months(text)
+    rules_ = t.topics["license_required"].rules
+    if months is None or "answer" not in rules_:
+        return None
+    if months >= t.value("dog_license.licensable_age_months", today):
+        return "answer"
+    return "puppy" if "puppy" in rules_ else None
 
 
 def crosses(tracker: Tracker) -> bool:

@@ -778,3 +778,11 @@ def test_a_question_naming_no_topic_is_asked_of_the_topic_the_facts_said_before_
                                                  ranking=ranking))
     out = texts(dispatcher)[0]
     assert "sunset" in out and "Saturday" in out and "licen" not in out.lower(), out
+
+
+def test_a_grown_dog_s_age_picks_the_license_rule_and_a_puppy_s_the_puppy_rule(dispatcher):
+    run(ActionAnswer(), dispatcher, make_tracker("does our 4 yr old lab need a license", "ask_license_required"))
+    assert texts(dispatcher)[0].startswith("Every dog more than 5 months"), texts(dispatcher)
+    d = CollectingDispatcher()
+    run(ActionAnswer(), d, make_tracker("does my 8 week old puppy need a license", "ask_license_required"))
+    assert texts(d)[0].startswith("Not yet if under 5 months"), texts(d)
