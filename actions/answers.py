@@ -698,6 +698,9 @@ class ActionNote(Action):
         going_on = await continued(dispatcher, tracker, domain)
         if going_on is not None:
             return going_on
+        asked_back = hour_of_a_planned_burn(dispatcher, tracker, new)
+        if asked_back is not None:
+            return dialogue.remember_facts(tracker) + asked_back
         if new:
             common.send_text(dispatcher, tracker, noted(new) + " What would you like to know?")
             return dialogue.remember_facts(tracker) + dialogue.guessed(tracker)
@@ -705,6 +708,26 @@ class ActionNote(Action):
             common.send_text(dispatcher, tracker, "OK. Anything else about licenses, animals or burning?")
             return []
         return await ActionHelp().run(dispatcher, tracker, domain)
+
+
+def hour_of_a_planned_burn(dispatcher, tracker: Tracker, new: list[dict]) -> list | None:
+    """"probably around 9" after "we're gonna burn the old hay bales tomorrow": the hour is asked back ("9 in the
+    morning or 9 at night?", 7.11 allows only the daylight), and the pick answers whether that burn may go ahead.
+    None unless a bare hour is said after a burn was."""
+    whens = [e for f in new if "time" in f["kinds"] for e in f.get("entities") or [] if e["entity"] == "when"]
+    hour = parsing.bare_hour(" ".join(str(e.get("value", "")) for e in whens)) if len(whens) == 1 else None
+    earlier = dialogue.facts(tracker)
+    if hour is None or not any(conversation.about_burning(str(f.get("text", ""))) for f in earlier):
+        return None
+    days = [str(e.get("value")) for f in earlier if "day" in f.get("kinds", ()) for e in f.get("entities") or []
+            if e.get("entity") == "when"]
+    materials = [str(e.get("value")) for f in earlier for e in f.get("entities") or [] if e.get("entity") == "material"]
+    h, m = hour
+    said = f"{h}:{m:02d}" if m else str(h)
+    common.send_text(dispatcher, tracker, f"Do you mean {said} in the morning or {said} at night?")
+    return [SlotSet("pending_when", {"intent": "ask_can_burn", "text": common.text_of(tracker),
+                                     "phrase": " ".join(days[-1:] + [f"at {said}"]),
+                                     "material": " and ".join(materials) or None})]
 
 
 def _contact(t) -> str:

@@ -339,6 +339,11 @@ def _target(last: Said, e: dict, new: Said) -> dict | None:
             match = [x for x in same if id(x) in pairs and parsing.animal_of(pairs[id(x)]) == kind]
             return match[0] if match else None
         return same[0]
+    if e["entity"] == "animal":  # "can i get another cat?" after "2 dogs and 4 cats": the dogs stay dogs
+        kind = parsing.animal_of(e)
+        alike = [x for x in same if parsing.animal_of(x) == kind]
+        if alike or len(same) > 1 or _pairs(last):
+            return alike[0] if alike and not _pairs(last) else None
     if e["entity"] == "when" and len(same) > 1:
         return None  # two days (got the dog / buy the license): which one changes is not said
     if e["entity"] == "when":

@@ -739,6 +739,8 @@ def defined_term(text: str, terms: Iterable[str]) -> str:
 
 _YOUNG = re.compile(r"^(pup|kitt)", re.I)
 _ONE_MORE = re.compile(r"\b(?:one|another|1|a)\s+more\b", re.I)
+_ANOTHER = re.compile(r"\b(?:another|one more|1 more|a new|a second|a third|a fourth|a fifth|a sixth)\s+"
+                      r"(cat|kitten|kitty|dog|puppy|pup)\b", re.I)
 _MEANING = re.compile(r"\b(mean|means|meaning|defin\w*|counts? as|considered)\b", re.I)
 _MOVED = re.compile(r"\b(mov(?:ed|ing|e)|relocat\w*|new (?:to|in) (?:town|the (?:town|city)))\b", re.I)
 _DEADLINE = re.compile(r"\b(when|by when|deadline|how long|how soon|how many days|by what date|until when)\b", re.I)
@@ -755,7 +757,11 @@ def animals_and_young(entities: Iterable[dict], text: str = "") -> dict[str, int
             else ("kittens" if young else "cats") if word.startswith(("cat", "kitt")) else None
         if kind:
             out[kind] = out.get(kind, 0) + n
-    if _ONE_MORE.search(text or "") and len([k for k in out if k in ("dogs", "cats")]) == 1:
+    named = _ANOTHER.search(text or "")  # "can i get another cat": one more of the kind named
+    if named and out:
+        kind = "cats" if named.group(1).lower().startswith(("cat", "kitt")) else "dogs"
+        out[kind] = out.get(kind, 0) + 1
+    elif _ONE_MORE.search(text or "") and len([k for k in out if k in ("dogs", "cats")]) == 1:
         kind = next(k for k in out if k in ("dogs", "cats"))
         out[kind] += 1
     return out

@@ -786,3 +786,18 @@ def test_a_grown_dog_s_age_picks_the_license_rule_and_a_puppy_s_the_puppy_rule(d
     d = CollectingDispatcher()
     run(ActionAnswer(), d, make_tracker("does my 8 week old puppy need a license", "ask_license_required"))
     assert texts(d)[0].startswith("Not yet if under 5 months"), texts(d)
+
+
+def test_a_bare_hour_said_after_a_planned_burn_is_asked_back_and_the_pick_answered(dispatcher):
+    from actions.answers import ActionNote
+    fact = {"kinds": ["day", "material"], "text": "we're gonna burn the old brush tomorrow",
+            "entities": [{"entity": "material", "value": "brush", "start": 27, "end": 32},
+                         {"entity": "when", "value": "tomorrow", "start": 33, "end": 41}]}
+    text = "probably around 9"
+    events = run(ActionNote(), dispatcher, make_tracker(text, "inform", [ent(text, "around 9", "when")],
+                                                        slots={"facts": [fact]}))
+    assert "9 in the morning or 9 at night" in texts(dispatcher)[0]
+    pending = next(e["value"] for e in events if e.get("name") == "pending_when")
+    d = CollectingDispatcher()
+    run(ActionNote(), d, make_tracker("in the morning", "inform", slots={"facts": [fact], "pending_when": pending}))
+    assert texts(d)[0].startswith("Yes: at 9:00 a.m. Friday"), texts(d)

@@ -52,3 +52,18 @@ def test_about_fourteen_dogs_is_a_count_not_a_time():
     s.entities[1]["value"] = "dog"
     assert parsing.animals_counted(s.entities) == {"dog": 14}
     assert noted(facts_in(s)) == "Noted: 14 dogs."
+
+
+def test_another_animal_asked_after_a_household_of_two_kinds_adds_one_of_its_kind():
+    last = said("i have 2 dogs and 4 cats", ("2", "count"), ("dogs", "animal"), ("4", "count"), ("cats", "animal"))
+    for e, v in zip(last.entities, ("2", "dog", "4", "cat")):
+        e["value"] = v
+    new = said("can i get another cat", ("cat", "animal"))
+    merged, _ = merge(last, new)
+    assert merged.text.startswith("i have 2 dogs and 4 cats")
+    assert parsing.animals_and_young(merged.entities, merged.text) == {"dogs": 2, "cats": 5}
+
+
+def test_another_kind_of_animal_asked_after_one_takes_its_place():
+    merged, _ = merge(said("can my dog be off leash", ("dog", "animal")), said("what about my cat", ("cat", "animal")))
+    assert merged.text.startswith("can my cat be off leash")
