@@ -83,8 +83,11 @@ def answer_for(intent: str, tracker: Tracker, t, now) -> Answer:
         # "who do I report a bite to?": the bites topic leads with the rule asked (report, confine, ...)
         return handlers.topic(t, "bites", on=today, animal=animal_kind(common.entity(tracker, "animal")),
                               question=asked_words(tracker), cross=crosses(tracker))
-    if intent in ("ask_quarantine", "ask_bites") and not common.when_text(tracker):
-        clause = clause_asked(t, ("quarantine", "bites"), asked_words(tracker))
+    aspect = tracker.latest_message.get("aspect")
+    asks_a_clause = bool(aspect and rules.words(aspect) and not re.search(r"\bwhy\b", aspect, re.I))
+    if intent in ("ask_quarantine", "ask_bites") and (not common.when_text(tracker) or asks_a_clause):
+        # "do i have to report it?" after the dated periods: the reporting rule, not the dates again
+        clause = clause_asked(t, ("quarantine", "bites"), aspect if asks_a_clause else asked_words(tracker))
         if clause is not None:  # "does the vet have to see him?", "who pays?": that rule, not the periods
             return handlers.topic(t, clause.topic, on=today, question=asked_words(tracker), aspect=clause.name)
     if intent in ("ask_quarantine", "ask_bites"):

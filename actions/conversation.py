@@ -128,7 +128,7 @@ def kinds_of(clause: Said) -> set[str]:
         elif _MOVE.search(text):
             kinds.add("moved")
         elif parsing.when_after(whens, text, parsing.ACQUIRED_CUE, parsing.BUY_CUE, asked=False) or (
-                _BOUGHT_A_DOG.search(text)):
+                _BOUGHT_A_DOG.search(text)) or _had_since_a_year(text):
             kinds.add("acquired")
         elif parsing.when_after(whens, text, parsing.BUY_CUE, parsing.ACQUIRED_CUE, asked=False):
             kinds.add("bought")
@@ -136,9 +136,14 @@ def kinds_of(clause: Said) -> set[str]:
             kinds.add("time")
         else:
             kinds.add("day")
-    elif "when" not in names and parsing.says_had_long(text):
+    elif "when" not in names and (parsing.says_had_long(text) or _had_since_a_year(text)):
         kinds.add("acquired")  # "had him since 2019", "we've had her for years"
     return kinds
+
+
+def _had_since_a_year(text: str) -> bool:
+    """"had them since 2023": the year the dogs came."""
+    return bool(re.search(r"\b(?:had|have had|owned)\b", text, re.I)) and parsing.year_said(text) is not None
 
 
 _CLOCK = re.compile(r"\b\d{1,2}(?::\d\d)?\s*(?:am|pm|a\.m|p\.m|o'?clock)\b|\b(?:at|around|about|by) \d{1,2}\b|"
@@ -322,6 +327,10 @@ def _target(last: Said, e: dict, new: Said) -> dict | None:
     """The entity of the last question that ``e`` (of the follow-up) takes the place of, or None. A bare number
     said after a question about a clock time is the hour ("tonight at 8" ... "i mean 9")."""
     same = [x for x in last.entities if x["entity"] == e["entity"]]
+    if not same and e["entity"] == "when" and re.fullmatch(r"\s*\d{1,3}\s*", new.text[e["start"]:e["end"]]):
+        counts = [x for x in last.entities if x["entity"] == "count"]
+        if len(counts) == 1:
+            return counts[0]  # "what about 16?" after "a multiple dog license for 10 dogs": the count, not a time
     if not same and e["entity"] == "count" and not any(x["entity"] == "animal" for x in new.entities):
         hours = [x for x in last.entities if x["entity"] == "when" and re.search(r"\d", last.text[x["start"]:x["end"]])]
         if len(hours) == 1 and not any(x["entity"] == "count" for x in last.entities):

@@ -8,6 +8,7 @@ common.send). Rasa's session expiry ends them (bot/domain/intents.yml session_co
 from __future__ import annotations
 
 import copy
+import re
 from dataclasses import dataclass, field
 
 from rasa_sdk import Tracker
@@ -29,6 +30,10 @@ def said_of(tracker: Tracker) -> Said:
         found = parsing.distances(text)  # "about 30 ft": a distance, not a time or a count
         ents = [e for e in ents if not (e["entity"] in ("count", "when") and any(
             d["start"] < e["end"] and e["start"] < d["end"] for d in found))] + found
+    bare = re.fullmatch(r"\s*(?:(?:and|what about|how about|for|make it|with)\s+)?(\d{1,3})\s*\??\s*", text or "")
+    if bare and all(e["entity"] in ("count", "when") for e in ents):
+        # "what about 16?": a bare number (even one read as a time) is a count; the merge decides of what
+        ents = [{"entity": "count", "value": bare.group(1), "start": bare.start(1), "end": bare.end(1)}]
     return Said(text, sorted(ents, key=lambda e: e["start"]))
 
 
