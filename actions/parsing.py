@@ -616,7 +616,9 @@ _NOT_MATERIAL = {"a", "an", "the", "my", "our", "his", "her", "their", "some", "
                  "legally", "today", "tonight", "tomorrow", "monday", "tuesday", "wednesday", "thursday", "friday",
                  "saturday", "sunday", "weekend", "morning", "afternoon", "evening", "night", "overnight", "dark",
                  "sunset", "sundown", "sunrise", "dawn", "dusk", "late", "early", "mon", "tue", "tues", "wed", "weds",
-                 "thu", "thur", "thurs", "fri", "sat", "sun"}
+                 "thu", "thur", "thurs", "fri", "sat", "sun", "january", "february", "march", "april", "may", "june",
+                 "july", "august", "september", "october", "november", "december", "jan", "feb", "mar", "apr", "jun",
+                 "jul", "aug", "sep", "sept", "oct", "nov", "dec", "noon", "midnight"}
 
 
 def names_a_material(text: str) -> bool:

@@ -67,3 +67,16 @@ def test_another_animal_asked_after_a_household_of_two_kinds_adds_one_of_its_kin
 def test_another_kind_of_animal_asked_after_one_takes_its_place():
     merged, _ = merge(said("can my dog be off leash", ("dog", "animal")), said("what about my cat", ("cat", "animal")))
     assert merged.text.startswith("can my cat be off leash")
+
+
+def test_a_bare_number_said_alone_is_a_count_even_when_read_as_a_time():
+    from actions.dialogue import said_of
+    from tests.actions.action_helpers import ent, make_tracker
+    s = said_of(make_tracker("what about 16?", "followup", [ent("what about 16?", "16", "when")]))
+    assert [(e["entity"], e["value"]) for e in s.entities] == [("count", "16")]
+    last = said("how much is a multiple dog license for 10 dogs", ("10", "count"), ("dogs", "animal"))
+    merged, _ = merge(last, s)
+    assert "for 16 dogs" in merged.text
+    nine = said_of(make_tracker("what about 9?", "followup", [ent("what about 9?", "9", "when")]))
+    merged, _ = merge(said("can i burn at 7 tonight", ("at 7 tonight", "when")), nine)
+    assert merged.text.startswith("can i burn at 9 tonight")  # after a clock time, the hour

@@ -232,3 +232,10 @@ def test_a_buying_day_is_to_come_only_with_a_future_word_at_its_verb():
                         ("I wanted to pay right away but only paid on June 20", False),
                         ("we paid June 20", False), ("we plan to renew it May 3", True)):
         assert parsing.buys_later(text, text.index(text.split()[-2])) is later, text
+
+
+def test_a_day_or_month_after_burn_is_no_material():
+    from actions import parsing
+    for text in ("can i burn may 16", "can i burn sat at 3", "can i burn march 3rd"):
+        assert not parsing.names_a_material(text), text
+    assert parsing.names_a_material("can i burn old boards")
