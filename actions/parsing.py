@@ -75,6 +75,7 @@ def says_one_dog(text: str) -> bool:
 _NEUTERED_COUNT = re.compile(r"\b(\d+|one|two|three|four|five|six|none|neither|all|both)\s+(?:of them\s+)?(?:is\s+|are\s+)?"
                              r"(not\s+)?(?:spayed|neutered|fixed)\b", re.I)
 _NEUTERED_WORD = re.compile(r"\b(?:spayed|neutered|fixed)\b", re.I)
+_NOT_NEUTERED_BEFORE = re.compile(r"\b(?:not|isn'?t|aren'?t|wasn'?t|weren'?t|never|no)\s+(?:been\s+|yet\s+|be\s+)?$", re.I)
 _NONE_OF = re.compile(r"\b(?:none of(?: the| them| my| our)?|neither(?: of)?(?: the| them)?)\s*$", re.I)
 
 
@@ -98,7 +99,10 @@ def neutered_said(text: str) -> Optional[str]:
         v = count_value(n)
         if v is not None and not negated:
             total, said = total + v, True
-    if len(_NEUTERED_WORD.findall(text or "")) > counted:
+    words = list(_NEUTERED_WORD.finditer(text or ""))
+    if not counted and words and all(_NOT_NEUTERED_BEFORE.search(text[:m.start()]) for m in words):
+        return "none"  # "a female dog that isnt spayed", "they're not fixed"
+    if len(words) > counted:
         return None  # a spayed or neutered dog said without its number
     return str(total) if said else None
 
@@ -661,7 +665,7 @@ def burn_object(text: str) -> str:
 
 # ----------------------------------------------------------------------------------------- definitions
 
-_QUOTED = re.compile(r"['\"‘“]([^'\"’”]{2,40})['\"’”]")
+_QUOTED = re.compile(r"(?<![A-Za-z])['\"‘“]([^'\"’”]{2,40})['\"’”](?![A-Za-z])")  # never the 's of "what's"
 _TERM_CUE = re.compile(r"(?:what does (?:the (?:word|term) )?|counts? as |considered |definition of |define |"
                        r"meaning of |what(?:'s| is|s) (?:an? |the )?)(?:an? |the )?(.+?)(?:\s+mean\b|\s+in\b|"
                        r"\s+under\b|[?.,!]|$)", re.I)

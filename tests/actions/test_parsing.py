@@ -239,3 +239,17 @@ def test_a_day_or_month_after_burn_is_no_material():
     for text in ("can i burn may 16", "can i burn sat at 3", "can i burn march 3rd"):
         assert not parsing.names_a_material(text), text
     assert parsing.names_a_material("can i burn old boards")
+
+
+def test_a_spay_word_said_only_in_the_negative_means_none_are():
+    from actions import parsing
+    assert parsing.neutered_said("license price for a female dog that isnt spayed?") == "none"
+    assert parsing.neutered_said("she is not spayed") == "none"
+    assert parsing.neutered_said("one neutered one not") == "1"
+    assert parsing.neutered_said("she is spayed") is None  # the entity says it, the count is the form's
+
+
+def test_a_quoted_term_is_never_the_s_of_what_s():
+    from actions import parsing
+    assert parsing._QUOTED.search("what's 'the Department' the dog ordinance keeps mentioning?").group(1) == \
+        "the Department"
