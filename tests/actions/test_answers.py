@@ -801,3 +801,10 @@ def test_a_bare_hour_said_after_a_planned_burn_is_asked_back_and_the_pick_answer
     d = CollectingDispatcher()
     run(ActionNote(), d, make_tracker("in the morning", "inform", slots={"facts": [fact], "pending_when": pending}))
     assert texts(d)[0].startswith("Yes: at 9:00 a.m. Friday"), texts(d)
+
+
+def test_explosives_said_beside_brush_make_the_burn_a_no_without_the_permit(dispatcher):
+    text = "found an old can of black powder and some road flares in the shed. can I toss them in the brush pile fire?"
+    run(ActionAnswer(), dispatcher, make_tracker(text, "ask_can_burn", [ent(text, "brush", "material")]))
+    assert texts(dispatcher)[0].startswith("No, not without the permit"), texts(dispatcher)
+    assert "7.10(2)" in texts(dispatcher)[0]
