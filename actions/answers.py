@@ -141,7 +141,15 @@ def answer_for(intent: str, tracker: Tracker, t, now) -> Answer:
             return setback
     if intent in ("ask_can_burn", "ask_burning_rules") and parsing.names_weather(text) and \
             has_rule(t, "burning_rules", "weather"):
-        # "it's really windy today ... ok to burn this afternoon?": the weather rule decides (Dunkirk 7.12(4))
+        # "it's really windy today ... ok to burn this afternoon?": the weather rule decides (Dunkirk 7.12(4)),
+        # unless the time asked is outside the hours or under an order: that No comes first ("tomorrow at 5 am
+        # before it gets windy" is before sunrise)
+        said = time_phrase(tracker) if common.when_text(tracker) else None
+        if said:
+            timed = handlers.burning(t, at=when.resolve(said, t, now=now), orders=common.burning_orders(t),
+                                     material=material_said(tracker))
+            if not (timed.value or {}).get("allowed", True):
+                return timed
         return handlers.topic(t, "burning_rules", on=today, question=text, aspect="weather")
     if intent in ("ask_can_burn", "ask_burning_hours") or (
             intent == "ask_prohibited_materials" and common.entity(tracker, "material")):

@@ -808,3 +808,13 @@ def test_explosives_said_beside_brush_make_the_burn_a_no_without_the_permit(disp
     run(ActionAnswer(), dispatcher, make_tracker(text, "ask_can_burn", [ent(text, "brush", "material")]))
     assert texts(dispatcher)[0].startswith("No, not without the permit"), texts(dispatcher)
     assert "7.10(2)" in texts(dispatcher)[0]
+
+
+def test_a_time_outside_the_hours_is_a_no_before_the_weather_rule(dispatcher):
+    text = "thinking of starting the burn pile tomorrow at 5 am before it gets windy, ok?"
+    run(ActionAnswer(), dispatcher, make_tracker(text, "ask_can_burn", [ent(text, "tomorrow at 5 am", "when")]))
+    assert texts(dispatcher)[0].startswith("No: that is before sunrise"), texts(dispatcher)
+    d = CollectingDispatcher()
+    text = "its windy, ok to burn tomorrow at 2pm?"
+    run(ActionAnswer(), d, make_tracker(text, "ask_can_burn", [ent(text, "tomorrow at 2pm", "when")]))
+    assert "wind" in texts(d)[0].split("\n")[0].lower(), texts(d)
