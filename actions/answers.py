@@ -362,7 +362,11 @@ def late_on_day_of_buying(tracker: Tracker, t, now, whens: list) -> Answer | Non
     if bought is None:
         return None
     try:
-        ahead = parsing.buys_later(text, bought["start"]) or re.search(r"\b(?:if|will|would|when)\b", text, re.I) or not \
+        if parsing.cue_before(text, bought["start"], parsing.ACQUIRED_CUE) or re.search(
+                r"\b(?:bought|adopted|got) (?:a|an|our|my|the|this)\b(?![^.?!]*\blicen[cs])", text, re.I):
+            return None  # "we bought a 2 year old dog on June 10": the day the dog came, not the day of buying
+        ahead = parsing.buys_later(text, bought["start"]) or re.search(r"\b(?:if|will|would)\b|\bwhen (?:i|we|you)\b",
+                                                                       text, re.I) or not \
             re.search(r"\b(?:bought|paid|got|licensed|registered|purchased|did|was|were)\b", text, re.I)  # "is april
         # 1 too late to license?" asks of the coming April 1; "I paid on April 1" of the one past
         on = when.parse_day(str(bought["value"]), t, now=now, prefer="future" if ahead else "past")
@@ -483,8 +487,12 @@ async def answer_turn(turn: dialogue.Turn, dispatcher, domain) -> List[Dict[Text
         return turn.events + answer_again(dispatcher, turn.tracker, turn.last)
     if not turn.intent.startswith("ask_") and turn.intent != "notify_burn":
         return turn.events + list(await ActionClarify().run(dispatcher, turn.tracker, domain))
-    if burning_not_covered(turn.tracker) and turn.intent not in BURNING_INTENTS:
-        turn.intent = "ask_burning_rules"  # "can I burn the old coop boards?" where the code has no burning rules
+    if burning_not_covered(turn.tracker):
+        # "can I burn the old coop boards?" where the code has no burning rules: that silence, never another
+        # topic's rule by its other words ("backyard" is no beehive question)
+        turn.intent = "ask_burning_rules"
+        turn.tracker = dialogue.with_message(turn.tracker, dialogue.said_of(turn.tracker), turn.intent,
+                                             common.text_of(turn.tracker))
     supported = supported_intent(turn.intent, common.text_of(turn.tracker), turn.tracker)
     if supported is None:  # its words name other topics only: asked which, never answered on the wrong topic
         turn.tracker.latest_message["unsupported"] = True  # ActionClarify then offers choices, routes no more

@@ -285,7 +285,7 @@ def asks_about_the_limit(text: str) -> bool:
 
 #: "got/get" of the dog, not of its license ("I never got licenses this year": not a day the dog came)
 ACQUIRED_CUE = re.compile(r"\b((?:got|get)(?!\s+(?:\w+\s+){0,2}licen[cs]e)|adopt\w*|bought (?:him|her|it|the dog|the pup\w*)|"
-                          r"rescued|moved|acquired|brought|born|since)\b", re.I)
+                          r"bought (?:a|an|our|my|this|that)\b(?!\s+(?:\w+\s+){0,2}licen[cs]e)|rescued|moved|acquired|brought|born|since)\b", re.I)
 BUY_CUE = re.compile(r"\b(buy|buying|bought (?:(?:the|his|her|their|our|my|a) licen[cs]es?)|purchas\w*|pay|paid|paying|"
                      r"licensed|register\w*|renew\w*|license (?:it|him|her|them)|get (?:it|the license)|"
                      r"licensing)\b", re.I)
@@ -1031,7 +1031,8 @@ def one_dog_said(text: str) -> bool:
 
 _TOTAL = re.compile(r"\b(how much|total|cost|costs|owe|price|pay|charge|altogether)\b", re.I)
 _ASKS_DEADLINE = re.compile(r"\b(deadline|by when|how long do|how much time|until when|when do (?:i|we) (?:have|need)|"
-                            r"last day|due date|when is it due)\b", re.I)
+                            r"last day|due date|when is it due|when(?:'?s| is) (?:the |my |our |his |her )?(?:dog )?"
+                            r"licen[cs]e due)\b", re.I)
 
 
 def asks_total(text: str) -> bool:

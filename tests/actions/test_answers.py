@@ -818,3 +818,17 @@ def test_a_time_outside_the_hours_is_a_no_before_the_weather_rule(dispatcher):
     text = "its windy, ok to burn tomorrow at 2pm?"
     run(ActionAnswer(), d, make_tracker(text, "ask_can_burn", [ent(text, "tomorrow at 2pm", "when")]))
     assert "wind" in texts(d)[0].split("\n")[0].lower(), texts(d)
+
+
+def test_the_day_a_dog_was_bought_is_when_it_came_not_the_day_of_buying_the_license(dispatcher, mequon, monkeypatch):
+    monkeypatch.setenv("ASSISTANT_NOW", "2026-07-01T10:00:00-05:00")
+    text = "We bought a 2 year old dog on June 10. When's the license due so we don't get a late fee?"
+    run(ActionAnswer(), dispatcher, make_tracker(text, "ask_late_fee", [ent(text, "June 10", "when")]))
+    out = texts(dispatcher)[0]
+    assert "2027" not in out and "July 10" in out, out
+
+
+def test_a_town_silent_on_burning_says_so_and_never_answers_another_topic_s_rule(dispatcher, mequon):
+    run(ActionAnswer(), dispatcher, make_tracker("can I burn leaves in my backyard in Mequon?", "ask_burning_rules"))
+    out = texts(dispatcher)[0]
+    assert "hive" not in out.lower() and "cover" in out.lower(), out
