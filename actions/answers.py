@@ -148,7 +148,7 @@ def answer_for(intent: str, tracker: Tracker, t, now) -> Answer:
         if said:
             timed = handlers.burning(t, at=when.resolve(said, t, now=now), orders=common.burning_orders(t),
                                      material=material_said(tracker))
-            if not (timed.value or {}).get("allowed", True):
+            if (timed.value or {}).get("allowed") is False:
                 return timed
         return handlers.topic(t, "burning_rules", on=today, question=text, aspect="weather")
     if intent in ("ask_can_burn", "ask_burning_hours") or (
@@ -356,8 +356,9 @@ def late_on_day_of_buying(tracker: Tracker, t, now, whens: list) -> Answer | Non
     "prior to April 1", Mequon "after April 1"). None unless exactly one whole day is said as the day of buying."""
     text = common.text_of(tracker)
     days = [e for e in whens if not parsing.is_time_only(text[e["start"]:e["end"]])]
-    if len(days) != 1 or parsing.month_only(str(days[0]["value"])):
-        return None  # (the verdict is the same for any number of dogs)
+    if len(days) != 1 or parsing.month_only(str(days[0]["value"])) or (
+            parsing.asks_total(text) and re.search(r"\b(?:dogs|puppies|pups)\b", text, re.I)):
+        return None  # the verdict is the same for any number of dogs; a total for several is the license form's
     bought = parsing.when_after(days, text, parsing.BUY_CUE, parsing.ACQUIRED_CUE, asked=True)
     if bought is None:
         return None
@@ -402,7 +403,10 @@ def material_said(tracker: Tracker) -> str | None:
     text = common.text_of(tracker)
     named_entity = [e for e in common.entities(tracker, "material")
                     if not parsing.is_day_word(text[e.get("start", 0):e.get("end", 0)])]  # "sat at 3": a day
-    if not (named_entity or parsing.names_a_material(text)):
+    untimed = text
+    for e in sorted(common.entities(tracker, "when"), key=lambda e: -e.get("start", 0)):
+        untimed = untimed[:e["start"]] + ", " + untimed[e["end"]:]  # "this weekend" names no material
+    if not (named_entity or parsing.names_a_material(untimed)):
         return None
     named = parsing.material_names(text, [g.names for kind in (common.town().materials or {}).values() for g in kind])
     if named:
@@ -545,7 +549,8 @@ def supported_intent(intent: str, text: str, tracker: Tracker) -> str | None:
             return intent  # "what about tomorrow morning at 7?": a time is asked of burning only
         named = named or frozenset({"nlu_fallback"})  # no word of burning at all: never a burning answer
     ranked = [r.get("name") for r in tracker.latest_message.get("intent_ranking") or []]
-    if intent in SUPPORT_NEEDED and not named:  # "how late can it go?" after "a bonfire on saturday": that topic
+    if intent in SUPPORT_NEEDED and not named and not tracker.latest_message.get("entities"):
+        # "how late can it go?" after "a bonfire on saturday": that topic ("we have 3 dogs, how much?" keeps its own)
         earlier = conversation.topics_named(" ".join(str(f.get("text", "")) for f in dialogue.facts(tracker)))
         if earlier and intent not in earlier:
             return next((name for name in ranked if name in earlier), None)
@@ -734,7 +739,8 @@ def hour_of_a_planned_burn(dispatcher, tracker: Tracker, new: list[dict]) -> lis
     morning or 9 at night?", 7.11 allows only the daylight), and the pick answers whether that burn may go ahead.
     None unless a bare hour is said after a burn was."""
     whens = [e for f in new if "time" in f["kinds"] for e in f.get("entities") or [] if e["entity"] == "when"]
-    hour = parsing.bare_hour(" ".join(str(e.get("value", "")) for e in whens)) if len(whens) == 1 else None
+    said = " ".join(str(e.get("value", "")) for e in whens) if len(whens) == 1 else common.text_of(tracker)
+    hour = parsing.bare_hour(said)  # "around 9", or a bare "9" (read as a count)
     earlier = dialogue.facts(tracker)
     if hour is None or not any(conversation.about_burning(str(f.get("text", ""))) for f in earlier):
         return None

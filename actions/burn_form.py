@@ -207,6 +207,8 @@ class ValidateBurnForm(FormValidator):
         hour = parsing.bare_hour(str(value))
         if parsing.is_clock_time(str(value)):
             at = time.fromisoformat(str(value))
+        elif hour is not None and 13 <= hour[0] <= 23:
+            at = time(*hour)  # "15": a 24-hour clock
         elif hour is not None and day is not None and not tracker.get_slot("pending_when"):
             picked = daylight_reading(t, day, *hour)
             if picked is None:  # both readings within the hours, or neither: ask which is meant
@@ -316,10 +318,10 @@ def daylight_reading(t, day: date, hour: int, minute: int) -> time | None:
 
 
 def closed_at(start: datetime, window) -> str:
-    """"No: 7:00 p.m. is after sunset (6:12 p.m. CDT)." for a time the form cannot take (7.11), or the order's
-    words when a no-burning order covers it (7.10(4))."""
+    """"No: 7:00 p.m is after sunset (6:12 p.m. CDT)." for a time outside the burning hours, "No: burning is not
+    allowed at ..." for one an order covers (the hours sentence that follows says which)."""
     rise, set_ = window.value["sunrise"], window.value["sunset"]
-    clock = when.words_for_time(start).rsplit(" ", 1)[0]
+    clock = when.words_for_time(start).rsplit(" ", 1)[0].rstrip(".")
     if start < rise:
         return f"No: {clock} is before sunrise ({when.words_for_time(rise)})."
     if start > set_:

@@ -31,6 +31,7 @@ def config() -> dict:
                        for g in data["topic_words"]],
             "filler": frozenset(data["filler"].split()),
             "rule_again": frozenset(data["rule_again"].split()),
+            "rule_asked": frozenset(data["rule_asked"].split()),
             "burning": re.compile(r"\b(?:" + "|".join(data["burning_words"].split()) + r")\b", re.I)}
 
 
@@ -305,7 +306,7 @@ def asks_the_rule_again(text: str) -> bool:
         return False
     cfg = config()
     return all(w in cfg["rule_again"] or w in cfg["filler"] for w in words) and any(
-        w in cfg["rule_again"] for w in words)
+        w in cfg["rule_asked"] for w in words) and not names_a_topic(text)
 
 
 def refers_back(text: str) -> bool:
@@ -332,6 +333,12 @@ def _target(last: Said, e: dict, new: Said) -> dict | None:
         if len(counts) == 1:
             return counts[0]  # "what about 16?" after "a multiple dog license for 10 dogs": the count, not a time
     if not same and e["entity"] == "count" and not any(x["entity"] == "animal" for x in new.entities):
+        days = [x for x in last.entities if x["entity"] == "when"]
+        if len(days) == 1 and not re.search(r"\d", last.text[days[0]["start"]:days[0]["end"]]) and \
+                not any(x["entity"] == "count" for x in last.entities):
+            at = days[0]["start"]  # "what about 7?" after "tonight": "at 7 tonight"
+            return {"entity": "count", "value": e.get("value"), "start": at, "end": at, "_in": days[0],
+                    "_text": f"at {new.text[e['start']:e['end']]} "}
         hours = [x for x in last.entities if x["entity"] == "when" and re.search(r"\d", last.text[x["start"]:x["end"]])]
         if len(hours) == 1 and not any(x["entity"] == "count" for x in last.entities):
             m = re.search(r"\d{1,2}(?::\d\d)?", last.text[hours[0]["start"]:hours[0]["end"]])
@@ -353,6 +360,8 @@ def _target(last: Said, e: dict, new: Said) -> dict | None:
         alike = [x for x in same if parsing.animal_of(x) == kind]
         if alike or len(same) > 1 or _pairs(last):
             return alike[0] if alike and not _pairs(last) else None
+    if e["entity"] == "material" and _ADDED.search(new.text):
+        return None  # "what if i add some brush?": with the others, not in place of one
     if e["entity"] == "when" and len(same) > 1:
         return None  # two days (got the dog / buy the license): which one changes is not said
     if e["entity"] == "when":
@@ -377,7 +386,10 @@ def _clock_in(last: Said, when: dict, new_value: str) -> dict | None:
         return None
     m = clocks[-1]
     start = when["start"] + m.start()
-    span = m.group(0) if _MERIDIEM.search(new_value) else m.group(1)  # "4:30" keeps the "pm" said before
+    hour = re.match(r"\s*(?:at|around|about|by)?\s*(\d{1,2})", new_value, re.I)
+    near = hour is not None and abs(int(hour.group(1)) % 12 - int(m.group(1).split(":")[0]) % 12) <= 3
+    # "4:30" after "5:30pm" keeps the "pm"; "2" after "10am" does not (then it is read, or asked, afresh)
+    span = m.group(0) if _MERIDIEM.search(new_value) or not near else m.group(1)
     clock = re.sub(r"^\s*(?:at|around|about|by)\s+", "", new_value, flags=re.I).strip()
     return {"entity": "when", "value": new_value, "start": start, "end": start + len(span), "_in": when,
             "_text": clock}
@@ -399,10 +411,15 @@ def _materials_replaced(last: Said, new: Said) -> tuple[Said, Said]:
     about those materials in place of the last question's: the last question's materials and the ones the
     follow-up says it does not mean are taken out (their words too: the answer reads its materials from them)."""
     said = [e for e in new.entities if e["entity"] == "material"]
-    if not said:
-        return last, new
     negated = [e for e in said if _NOT_BEFORE.search(new.text[:e["start"]])]
+    if not said or not (negated or _INSTEAD.search(new.text)):
+        return last, new  # "what if i add some brush?": added to what was asked about, never in place of it
     return (_blanked(last, [e for e in last.entities if e["entity"] == "material"]), _blanked(new, negated))
+
+
+_ADDED = re.compile(r"\b(?:add\w*|also|too|plus|as well|along with|together with|mixed in|on top)\b", re.I)
+_INSTEAD = re.compile(r"^\s*(?:oops|sorry|no|nope|correction|actually|i mean|i meant|wait)\b|\b(?:instead|just|only|"
+                      r"i mean|i meant|rather)\b", re.I)
 
 
 def merge(last: Said, new: Said) -> tuple[Said, str]:

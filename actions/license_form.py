@@ -1,6 +1,7 @@
 """The license form: what a dog license costs, asking only for what the resident has not said (7.02)."""
 from __future__ import annotations
 
+import re
 from datetime import date
 
 from dateutil.relativedelta import relativedelta
@@ -105,7 +106,9 @@ class ValidateLicenseForm(FormValidator):
             return {"dogs_neutered": "none"}
         if tracker.get_slot("requested_slot") == "dogs_neutered":
             ents = tracker.latest_message.get("entities", [])
-            if not parsing.names_neutering(text) and (parsing.animals_counted(ents) or common.entity(
+            answers = re.search(r"\b(?:yes|yeah|yep|no|nope|all|none|both|neither|are)\b", text, re.I) or \
+                common.intent_of(tracker) in ("affirm", "deny")
+            if not parsing.names_neutering(text) and not answers and (parsing.animals_counted(ents) or common.entity(
                     tracker, "service_dog")):
                 return {}  # "2 dogs. one is my service dog": the count and a service dog, not how many are fixed
             intent = common.intent_of(tracker)

@@ -285,7 +285,7 @@ def asks_about_the_limit(text: str) -> bool:
 
 #: "got/get" of the dog, not of its license ("I never got licenses this year": not a day the dog came)
 ACQUIRED_CUE = re.compile(r"\b((?:got|get)(?!\s+(?:\w+\s+){0,2}licen[cs]e)|adopt\w*|bought (?:him|her|it|the dog|the pup\w*)|"
-                          r"bought (?:a|an|our|my|this|that)\b(?!\s+(?:\w+\s+){0,2}licen[cs]e)|rescued|moved|acquired|brought|born|since)\b", re.I)
+                          r"bought (?:a|an|our|my|this|that)\s+(?:[\w'-]+\s+){0,4}?(?:dog|puppy|pup|mutt|cat|kitten)s?\b|rescued|moved|acquired|brought|born|since)\b", re.I)
 BUY_CUE = re.compile(r"\b(buy|buying|bought (?:(?:the|his|her|their|our|my|a) licen[cs]es?)|purchas\w*|pay|paid|paying|"
                      r"licensed|register\w*|renew\w*|license (?:it|him|her|them)|get (?:it|the license)|"
                      r"licensing)\b", re.I)
@@ -435,9 +435,12 @@ _BARE_HOUR = re.compile(r"\s*(?:at|around|about|maybe|probably|like)?\s*(?:at|ar
 
 
 def bare_hour(said: str) -> tuple[int, int] | None:
-    """"7", "at 9", "around 1:30", "10ish": an hour without a.m. or p.m. or a part of the day, as (hour, minute)."""
+    """"7", "at 9", "around 1:30", "10ish", "15": an hour without a.m. or p.m. or a part of the day, as (hour,
+    minute); None for none, or for an hour or minute no clock has."""
     m = _BARE_HOUR.fullmatch(said or "")
-    return (int(m.group(1)), int(m.group(2) or 0)) if m else None
+    if not m or int(m.group(1)) > 23 or int(m.group(2) or 0) > 59:
+        return None
+    return int(m.group(1)), int(m.group(2) or 0)
 
 
 _DAY_WORD = re.compile(r"(?:mon|tues?|wed|weds|thu|thur|thurs|fri|sat|sun)(?:day)?\.?|today|tonight|tomorrow", re.I)
@@ -745,7 +748,7 @@ def defined_term(text: str, terms: Iterable[str]) -> str:
 
 _YOUNG = re.compile(r"^(pup|kitt)", re.I)
 _ONE_MORE = re.compile(r"\b(?:one|another|1|a)\s+more\b", re.I)
-_ANOTHER = re.compile(r"\b(?:another|one more|1 more|a new|a second|a third|a fourth|a fifth|a sixth)\s+"
+_ANOTHER = re.compile(r"\b(?:another|one more|1 more)\s+"
                       r"(cat|kitten|kitty|dog|puppy|pup)\b", re.I)
 _MEANING = re.compile(r"\b(mean|means|meaning|defin\w*|counts? as|considered)\b", re.I)
 _MOVED = re.compile(r"\b(mov(?:ed|ing|e)|relocat\w*|new (?:to|in) (?:town|the (?:town|city)))\b", re.I)
@@ -1019,7 +1022,7 @@ def asks_whether_it_counts(text: str) -> bool:
 
 
 _ONE_DOG_SAID = re.compile(r"\b(?:a|an|one|1|my|our|the|this|her|his)\s+(?:[a-z'-]+\s+){0,3}?(?:dog|puppy|pup|male|"
-                           r"female|mutt|pooch|doggo)\b(?!s)(?!'?s?\s+licen[cs])", re.I)
+                           r"female|mutt|pooch|doggo)\b(?!s)(?!\s+licen[cs])", re.I)
 _DOGS = re.compile(r"\b(?:dogs|puppies|pups|both|all of them|them|they|their)\b", re.I)
 
 

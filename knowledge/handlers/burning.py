@@ -329,9 +329,11 @@ def burning(town: Town, *, at: datetime | Moment, order: BurningOrder | None = N
         allowed = True
     answer.value = {"allowed": allowed, "in_hours": in_hours, "order_active": blocked,
                     "material_ok": material_ok, "material_kind": None if match is None else match.kind}
+    # a yes at a time holds until sunset, or until an order that begins later that day (7.11, 7.10(4))
+    stop = min([o.start.astimezone(tz) for o in all_orders if o.start is not None and start < o.start < set_] + [set_])
     answer.result = _result(town, moment, start, end, day, rise, set_, daylight, overlaps, blocked, match, allowed,
-                            parts, in_force)
-    answer.lead = _lead(town, moment, start, end, day, rise, set_, daylight, blocked, match, parts, in_force)
+                            parts, in_force, stop)
+    answer.lead = _lead(town, moment, start, end, day, rise, set_, daylight, blocked, match, parts, in_force, stop)
     if blocked and (end is None or end.date() == day):  # the rest of the day asked about, not the next one's
         _open_later(answer, town, all_orders, end or start)
     _rule_steps(answer, town, day)
@@ -376,7 +378,7 @@ def _open_later(answer: Answer, town: Town, all_orders: list[BurningOrder], afte
 
 
 def _result(town, moment, start, end, day, rise, set_, daylight, overlaps, blocked, match, allowed,
-            parts=(), in_force=()) -> str:
+            parts=(), in_force=(), stop=None) -> str:
     """The answer's first sentence: the strongest reason first (order, material, hours), the law's words.
     ``parts``: the open parts an order covering only part of the time asked about leaves (7.10(4))."""
     when_words = _when_words(moment, start, day)
@@ -410,7 +412,9 @@ def _result(town, moment, start, end, day, rise, set_, daylight, overlaps, block
     if daylight == "some":
         return (f"Yes, you may burn {what}{when_words} {_span(overlaps, rise, set_)}, {conditions} "
                 f"{rule('burning_hours', 'after_sunset_exception')}")
-    return f"Yes, you may burn {what}{when_words}, until sunset ({words_for_time(set_)}), {conditions}"
+    until = (f"until sunset ({words_for_time(set_)})" if stop is None or stop >= set_ else
+             f"until {words_for_time(stop)}, when a no-burning order begins")
+    return f"Yes, you may burn {what}{when_words}, {until}, {conditions}"
 
 
 LEAD_LIMIT = 160  # GSM-7 characters: one SMS segment
@@ -426,7 +430,8 @@ def _first_sentence(text: str) -> str:
     return text.split(". ")[0].rstrip(".")
 
 
-def _lead(town, moment, start, end, day, rise, set_, daylight, blocked, match, parts=(), in_force=()) -> str:
+def _lead(town, moment, start, end, day, rise, set_, daylight, blocked, match, parts=(), in_force=(),
+          stop=None) -> str:
     """One or two sentences that answer "may I burn?": the decision, the time that bounds it, the condition,
     the section. Every statement of law comes from the town's rules; this only picks and shortens."""
     rule = lambda topic, name: _rule(town, topic, name)  # noqa: E731
@@ -466,7 +471,9 @@ def _lead(town, moment, start, end, day, rise, set_, daylight, blocked, match, p
     elif daylight == "some" or moment.kind == "evening":
         when = f"{'tonight' if moment.kind == 'evening' else 'then'} until sunset, {_clock(set_)}, not after"
     else:  # the end of the hours with the time asked: a yes at 7:30 p.m. is a yes until 8:12 p.m. only
-        when = f"at {_clock(start)} {words_for_day(day).split(',')[0]}, until sunset ({_clock(set_)})"
+        until = (f"until sunset ({_clock(set_)})" if stop is None or stop >= set_ else
+                 f"until {_clock(stop)}, when a no-burning order begins")
+        when = f"at {_clock(start)} {words_for_day(day).split(',')[0]}, {until}"
     text = _cited(f"Yes: {when}, {condition}", r.citation)
     return text if len(text) <= LEAD_LIMIT else _cited(f"Yes: {when}, {condition.split(' and ')[0]}", r.citation)
 

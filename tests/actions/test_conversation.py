@@ -80,3 +80,44 @@ def test_a_bare_number_said_alone_is_a_count_even_when_read_as_a_time():
     nine = said_of(make_tracker("what about 9?", "followup", [ent("what about 9?", "9", "when")]))
     merged, _ = merge(said("can i burn at 7 tonight", ("at 7 tonight", "when")), nine)
     assert merged.text.startswith("can i burn at 9 tonight")  # after a clock time, the hour
+
+
+def test_only_a_question_about_the_rule_just_given_gets_it_again():
+    from actions.conversation import asks_the_rule_again
+    assert asks_the_rule_again("is that against the rules")
+    assert asks_the_rule_again("any rules on that?")
+    for text in ("what's the fine for that?", "what about now?", "can i do it now?", "ok", "thanks"):
+        assert not asks_the_rule_again(text), text
+
+
+def test_a_material_added_in_a_follow_up_joins_the_ones_asked_about():
+    last = said("can i burn leaves and some plastic bags today", ("leaves", "material"), ("plastic bags", "material"),
+                ("today", "when"))
+    merged, _ = merge(last, said("what if i add some brush?", ("brush", "material")))
+    assert [e["value"] for e in merged.entities if e["entity"] == "material"] == ["leaves", "plastic bags", "brush"]
+
+
+def test_a_far_hour_is_not_given_the_half_of_the_day_of_the_last_one():
+    merged, _ = merge(said("can i burn brush tomorrow at 10am", ("tomorrow at 10am", "when")),
+                      said("what about 2?", ("2", "when")))
+    assert "2am" not in merged.text and "tomorrow at 2" in merged.text
+
+
+def test_an_hour_after_a_part_of_the_day_is_put_in_it():
+    from actions.dialogue import said_of
+    from tests.actions.action_helpers import make_tracker
+    seven = said_of(make_tracker("what about 7?", "followup"))
+    merged, _ = merge(said("can i burn brush tonight", ("tonight", "when")), seven)
+    assert merged.text.startswith("can i burn brush at 7 tonight"), merged.text
+    assert merged.entities[-1]["value"] == "at 7 tonight"
+
+
+def test_another_counts_one_more_only_when_it_is_asked_for():
+    assert parsing.animals_and_young(
+        said("we have 5 dogs now that we got a new puppy", ("5", "count"), ("dogs", "animal")).entities,
+        "we have 5 dogs now that we got a new puppy") == {"dogs": 5}
+
+
+def test_a_tag_bought_is_no_dog_coming():
+    assert not parsing.ACQUIRED_CUE.search("I bought a new tag on March 20")
+    assert parsing.ACQUIRED_CUE.search("We bought a 2 year old dog on June 10")

@@ -404,6 +404,10 @@ def test_a_dog_license_priced_without_a_count_asks_how_many_dogs():
     tr = make_tracker(text, "ask_license_cost", [], active_loop="license_form")
     _, slots = run(ValidateLicenseForm(), tr, LICENSE_DOMAIN)
     assert slots.get("dog_count") is None
+    text = "how much is my dog's license?"  # one dog said: counted as one
+    _, slots = run(ValidateLicenseForm(), make_tracker(text, "ask_license_cost", [], active_loop="license_form"),
+                   LICENSE_DOMAIN)
+    assert slots.get("dog_count") == 1.0
 
 
 def test_one_dog_gets_the_spay_question_in_the_singular():
@@ -456,3 +460,18 @@ def test_a_day_and_time_said_when_the_phone_is_asked_are_taken_not_refused_as_a_
                                                   requested_slot="burn_phone"), BURN_DOMAIN)
     assert "phone number" not in " ".join(texts(d))
     assert slots.get("burn_date") == "2026-07-04", (slots, texts(d))
+
+
+def test_a_24_hour_time_is_taken_as_said():
+    d, slots = run(ValidateBurnForm(), burn_reply("15", requested_slot="burn_time", burn_date="2026-07-03"),
+                   BURN_DOMAIN)
+    assert slots["burn_time"] == "15:00", texts(d)
+
+
+def test_a_spay_answer_that_names_the_dogs_is_taken():
+    for text, want in (("yes all 3 dogs", "all"), ("the 2 dogs yes", "all")):
+        tr = make_tracker(text, "affirm", [ent(text, text.split()[-2] if text[0] == "y" else "2", "count"),
+                                           ent(text, "dogs", "animal", "dog")],
+                          slots={"requested_slot": "dogs_neutered", "dog_count": 3.0}, active_loop="license_form")
+        _, slots = run(ValidateLicenseForm(), tr, LICENSE_DOMAIN)
+        assert slots.get("dogs_neutered") == want, (text, slots)

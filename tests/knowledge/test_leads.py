@@ -239,3 +239,16 @@ def test_no_lead_ends_in_dots_or_mid_clause(town):
             bad.setdefault(lead, f"{why}: {what}")
     assert count > 2000
     assert not bad, "\n".join(f"{why}\n    {lead}" for lead, why in list(bad.items())[:20])
+
+
+def test_a_yes_at_a_time_says_until_sunset_or_until_an_order_that_begins_later_that_day():
+    from datetime import datetime
+    from zoneinfo import ZoneInfo
+    from knowledge.model import BurningOrder
+    t = shared_town("dunkirk")
+    cdt = ZoneInfo("America/Chicago")
+    at = datetime(2026, 7, 3, 10, tzinfo=cdt)
+    assert "until sunset (8:38 p.m.)" in handlers.burning(t, at=at).lead
+    order = BurningOrder(active=True, start=datetime(2026, 7, 3, 14, tzinfo=cdt), end=None)
+    lead = handlers.burning(t, at=at, orders=[order]).lead
+    assert "until 2:00 p.m., when a no-burning order begins" in lead and "sunset" not in lead, lead
