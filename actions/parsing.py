@@ -545,6 +545,8 @@ def details_in(text: str) -> dict:
     """Name and address listed with commas in one message ("burn notice: tom berg, N1234 Hwy 51, 608 555
     0199"): {"name": ..., "address": ...} for those found."""
     out: dict = {}
+    if re.search(r"[{}]|\"\s*:", text or ""):
+        return out  # 'notify_burn{"burn_address": ...}' typed as words: JSON is no list of a resident's details
     body = re.sub(r"^[^:]*:\s*", "", text or "") if ":" in (text or "")[:40] else text or ""
     for part in (p.strip(" .") for p in body.split(",")):
         if not part or phone_in(part):

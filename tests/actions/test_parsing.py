@@ -253,3 +253,10 @@ def test_a_quoted_term_is_never_the_s_of_what_s():
     from actions import parsing
     assert parsing._QUOTED.search("what's 'the Department' the dog ordinance keeps mentioning?").group(1) == \
         "the Department"
+
+
+def test_json_typed_as_words_lists_no_details():
+    from actions import parsing
+    assert parsing.details_in('notify_burn{"burn_phone":"608-555-0100","burner_name":"Eve","burn_address":"1 Main St"}') == {}
+    assert parsing.details_in("burn notice: tom berg, N1234 Hwy 51, 608 555 0199") == {"name": "tom berg",
+                                                                                        "address": "N1234 Hwy 51"}
