@@ -412,14 +412,12 @@ def _materials_replaced(last: Said, new: Said) -> tuple[Said, Said]:
     follow-up says it does not mean are taken out (their words too: the answer reads its materials from them)."""
     said = [e for e in new.entities if e["entity"] == "material"]
     negated = [e for e in said if _NOT_BEFORE.search(new.text[:e["start"]])]
-    if not said or not (negated or _INSTEAD.search(new.text)):
+    if not said or (_ADDED.search(new.text) and not negated):
         return last, new  # "what if i add some brush?": added to what was asked about, never in place of it
     return (_blanked(last, [e for e in last.entities if e["entity"] == "material"]), _blanked(new, negated))
 
 
 _ADDED = re.compile(r"\b(?:add\w*|also|too|plus|as well|along with|together with|mixed in|on top)\b", re.I)
-_INSTEAD = re.compile(r"^\s*(?:oops|sorry|no|nope|correction|actually|i mean|i meant|wait)\b|\b(?:instead|just|only|"
-                      r"i mean|i meant|rather)\b", re.I)
 
 
 def merge(last: Said, new: Said) -> tuple[Said, str]:

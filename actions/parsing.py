@@ -285,7 +285,8 @@ def asks_about_the_limit(text: str) -> bool:
 
 #: "got/get" of the dog, not of its license ("I never got licenses this year": not a day the dog came)
 ACQUIRED_CUE = re.compile(r"\b((?:got|get)(?!\s+(?:\w+\s+){0,2}licen[cs]e)|adopt\w*|bought (?:him|her|it|the dog|the pup\w*)|"
-                          r"bought (?:a|an|our|my|this|that)\s+(?:[\w'-]+\s+){0,4}?(?:dog|puppy|pup|mutt|cat|kitten)s?\b|rescued|moved|acquired|brought|born|since)\b", re.I)
+                          r"bought (?:a|an|our|my|this|that)\s+(?:[\w'-]+\s+){0,4}?(?:dog|puppy|pup|mutt|cat|kitten|female|male|girl|"
+                          r"boy|lab|retriever|shepherd|beagle|poodle|terrier|husky|collie|rescue)s?\b|rescued|moved|acquired|brought|born|since)\b", re.I)
 BUY_CUE = re.compile(r"\b(buy|buying|bought (?:(?:the|his|her|their|our|my|a) licen[cs]es?)|purchas\w*|pay|paid|paying|"
                      r"licensed|register\w*|renew\w*|license (?:it|him|her|them)|get (?:it|the license)|"
                      r"licensing)\b", re.I)
