@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parents[2]
 MODEL = ROOT / "models" / "ordinance.tar.gz"
 #: conversations whose last answer holds the expected fact when this was measured; fewer is a regression (a model
 #: trained afresh in CI is not bit-identical: TensorFlow's threads on CPU). #20's bar is 90 % of the set.
-FLOOR = 0
+FLOOR = 190  # measured 200/275 through the stack on 2026-12-02 (182 at the start of that session, 173 first)
 
 
 @pytest.mark.stack
