@@ -413,7 +413,7 @@ def _result(town, moment, start, end, day, rise, set_, daylight, overlaps, block
         return (f"Yes, you may burn {what}{when_words} {_span(overlaps, rise, set_)}, {conditions} "
                 f"{rule('burning_hours', 'after_sunset_exception')}")
     until = (f"until sunset ({words_for_time(set_)})" if stop is None or stop >= set_ else
-             f"until {words_for_time(stop)}, when a no-burning order begins")
+             f"until {words_for_time(stop)} (when the order begins)")
     return f"Yes, you may burn {what}{when_words}, {until}, {conditions}"
 
 
@@ -472,7 +472,7 @@ def _lead(town, moment, start, end, day, rise, set_, daylight, blocked, match, p
         when = f"{'tonight' if moment.kind == 'evening' else 'then'} until sunset, {_clock(set_)}, not after"
     else:  # the end of the hours with the time asked: a yes at 7:30 p.m. is a yes until 8:12 p.m. only
         until = (f"until sunset ({_clock(set_)})" if stop is None or stop >= set_ else
-                 f"until {_clock(stop)}, when a no-burning order begins")
+                 f"until {_clock(stop)} (when the order begins)")
         when = f"at {_clock(start)} {words_for_day(day).split(',')[0]}, {until}"
     text = _cited(f"Yes: {when}, {condition}", r.citation)
     return text if len(text) <= LEAD_LIMIT else _cited(f"Yes: {when}, {condition.split(' and ')[0]}", r.citation)

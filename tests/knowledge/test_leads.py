@@ -251,4 +251,4 @@ def test_a_yes_at_a_time_says_until_sunset_or_until_an_order_that_begins_later_t
     assert "until sunset (8:38 p.m.)" in handlers.burning(t, at=at).lead
     order = BurningOrder(active=True, start=datetime(2026, 7, 3, 14, tzinfo=cdt), end=None)
     lead = handlers.burning(t, at=at, orders=[order]).lead
-    assert "until 2:00 p.m., when a no-burning order begins" in lead and "sunset" not in lead, lead
+    assert "until 2:00 p.m. (when the order begins)" in lead and "sunset" not in lead, lead
