@@ -419,7 +419,7 @@ def test_permission_for_a_fire_after_dark_gets_the_town_boards_exception_under_a
     assert "Town Board" not in lead_of("do I need a permit to burn brush", "ask_burning_rules")
 
 
-def test_second_review_a_fine_no_section_names_is_said_so_however_it_is_asked():
+def test_a_fine_no_section_names_is_said_so_however_it_is_asked():
     for text in ("fine for neglecting my dog", "is there a fine for not feeding or sheltering a dog properly",
                  "penalty for exceeding the dog limit"):
         assert "names no fine" in lead_of(text, "ask_animal_penalties"), text
@@ -431,7 +431,7 @@ def test_second_review_a_fine_no_section_names_is_said_so_however_it_is_asked():
     assert "names no fine" not in lead_of(text, "ask_animal_penalties", counted)  # 2 is within the limit
 
 
-def test_second_review_a_buying_day_not_understood_as_one_is_never_taken_as_today():
+def test_a_buying_day_not_understood_as_one_is_never_taken_as_today():
     text = "I got the dog license on May 20 but we adopted him May 1, was that late?"
     lead = lead_of(text, "ask_late_fee", [ent(text, "on May 20", "when"), ent(text, "May 1", "when")])
     assert "bought" not in lead and "7.02-4" in lead  # the rule; not "$13.00 ... late fee" as of today
@@ -443,18 +443,18 @@ def test_second_review_a_buying_day_not_understood_as_one_is_never_taken_as_toda
     assert "no late fee" in lead
 
 
-def test_second_review_burning_at_night_without_asking_permission_keeps_the_daylight_rule():
+def test_burning_at_night_without_asking_permission_keeps_the_daylight_rule():
     assert "Town Board" not in lead_of("can I burn at night? is it allowed?", "ask_burning_hours")
     text = "we want permission to burn after dark Saturday, who do we call at the fire department?"
     assert "Town Board" not in lead_of(text, "ask_burn_notification", [ent(text, "Saturday", "when")])
 
 
-def test_second_review_moving_out_is_no_licensing_deadline():
+def test_moving_out_is_no_licensing_deadline():
     text = "we're moving out of Dunkirk on July 20, when do we need to turn in the dog license?"
     assert "to avoid the late fee" not in lead_of(text, "ask_license_required", [ent(text, "on July 20", "when")])
 
 
-def test_second_review_a_breeding_female_litter_is_still_the_household_limit():
+def test_a_breeding_female_litter_is_still_the_household_limit():
     text = "2 dogs and a litter of 7 from our breeding female: are we breaking the 5 dog rule?"
     lead = lead_of(text, "ask_kennels", [ent(text, "2", "count"), ent(text, "dogs", "animal", "dog"),
                                          ent(text, "7", "count")])
@@ -474,7 +474,7 @@ def test_burning_after_dark_or_after_sunset_is_never_a_yes():
         assert lead.startswith("No"), (text, lead)  # 7.11: only between sunrise and sunset
 
 
-def test_third_review_a_day_of_buying_said_as_done_is_read_back_and_named_fines_stay_named():
+def test_a_day_of_buying_said_as_done_is_read_back_and_named_fines_stay_named():
     text = "we adopted him June 10 and went in to license him June 20, was there a late fee?"
     lead = lead_of(text, "ask_late_fee", [ent(text, "June 10", "when"), ent(text, "June 20", "when")])
     assert "June 20, 2026" in lead and "no late fee" in lead  # 10 days (7.02-4), not June 20, 2027
@@ -486,14 +486,14 @@ def test_third_review_a_day_of_buying_said_as_done_is_read_back_and_named_fines_
         ent(text, "6", "count"), ent(text, "dogs", "animal", "dog")])
 
 
-def test_third_review_moving_in_after_moving_out_and_a_move_still_to_come(mequon):
+def test_moving_in_after_moving_out_and_a_move_still_to_come(mequon):
     text = "we moved out of our Madison apartment and into Mequon on June 20, when does the dog need a license?"
     assert "July 20" in lead_of(text, "ask_license_required", [ent(text, "on June 20", "when")])
     text = "we're moving to Mequon on July 10, when do we need to license our dog?"
     assert "August 9" in lead_of(text, "ask_license_required", [ent(text, "on July 10", "when")])  # 58-533(c)(3)
 
 
-def test_fourth_review_a_word_inside_another_word_does_not_name_a_fine():
+def test_a_word_inside_another_word_does_not_name_a_fine():
     for text, ents in (("What's the fine for keeping 8 dogs on my property?", ["8", "dogs"]),
                        ("I'm worried about the fine for neglecting a dog", []),
                        ("we purchased too many dogs, what is the fine?", []),
@@ -503,7 +503,7 @@ def test_fourth_review_a_word_inside_another_word_does_not_name_a_fine():
     assert "names no fine" not in lead_of("fine if my dog chases and kills chickens", "ask_animal_penalties")
 
 
-def test_fourth_review_after_the_sunset_or_once_the_sun_goes_down_is_no():
+def test_after_the_sunset_or_once_the_sun_goes_down_is_no():
     for text, whens in (("can I burn tomorrow after the sunset?", ["tomorrow"]),
                         ("can we burn tonight after the sun goes down?", ["tonight"]),
                         ("can I burn a bit later than sunset on friday", ["on friday"]),
@@ -512,14 +512,14 @@ def test_fourth_review_after_the_sunset_or_once_the_sun_goes_down_is_no():
         assert lead.startswith("No"), (text, lead)  # 7.11: between sunrise and sunset only
 
 
-def test_fourth_review_a_rule_question_about_dark_is_not_answered_yes_or_no():
+def test_a_rule_question_about_dark_is_not_answered_yes_or_no():
     for text in ("does my fire need to be out when it gets dark", "is it illegal to burn after dark?"):
         lead = lead_of(text, "ask_burning_hours")
         assert not lead.startswith(("No", "Yes")) and "sunset" in lead, (text, lead)
     assert lead_of("can I burn after dark?", "ask_burning_hours").startswith("No")
 
 
-def test_fourth_review_a_late_fee_with_a_neutered_count_that_does_not_add_up_is_not_priced_as_all():
+def test_a_late_fee_with_a_neutered_count_that_does_not_add_up_is_not_priced_as_all():
     text = "got 3 dogs June 1: 2 are spayed and the male is not neutered. licensed June 20, late fee?"
     lead = lead_of(text, "ask_late_fee", [ent(text, "3", "count"), ent(text, "dogs", "animal", "dog"),
                                           ent(text, "June 1", "when"), ent(text, "June 20", "when"),
@@ -531,7 +531,7 @@ def test_fourth_review_a_late_fee_with_a_neutered_count_that_does_not_add_up_is_
     assert "bought" not in lead and "7.02-4" in lead, lead  # how many dogs is not said: the rule
 
 
-def test_fourth_review_a_past_wish_to_pay_does_not_move_the_day_of_paying_to_next_year():
+def test_a_past_wish_to_pay_does_not_move_the_day_of_paying_to_next_year():
     text = "We adopted Max June 1. I wanted to pay right away but only paid on June 20, late fee?"
     lead = lead_of(text, "ask_late_fee", [ent(text, "June 1", "when"), ent(text, "on June 20", "when")])
     assert "no late fee" in lead and "2027" not in lead, lead  # 19 days (7.02-4)
@@ -540,7 +540,7 @@ def test_fourth_review_a_past_wish_to_pay_does_not_move_the_day_of_paying_to_nex
     assert "$5.00 late fee" in lead, lead  # 49 days: late
 
 
-def test_fourth_review_moving_into_another_town_and_moving_tags_over(mequon):
+def test_moving_into_another_town_and_moving_tags_over(mequon):
     text = "We're leaving Mequon and moving into a house in Grafton July 10, when does the dog need a license?"
     assert "August 9" not in lead_of(text, "ask_license_required", [ent(text, "July 10", "when")])
     text = "We moved here June 20 and I'm moving his tags over, when is the license due?"
@@ -548,7 +548,7 @@ def test_fourth_review_moving_into_another_town_and_moving_tags_over(mequon):
     assert "July 20" in lead and "2027" not in lead, lead  # 30 days of residency (58-533(c)(3)), read back
 
 
-def test_fifth_review_a_buying_day_before_the_dog_came_is_asked_back_not_moved_to_next_year():
+def test_a_buying_day_before_the_dog_came_is_asked_back_not_moved_to_next_year():
     text = "We licensed Max on May 28 and brought him home June 1, late fee?"
     d = CollectingDispatcher()
     run(ActionAnswer(), d, make_tracker(text, "ask_late_fee", [ent(text, "on May 28", "when"),
@@ -557,7 +557,7 @@ def test_fifth_review_a_buying_day_before_the_dog_came_is_asked_back_not_moved_t
     assert "When did you get the dog" in out and "2027" not in out, out  # asked back, no late fee invented
 
 
-def test_fifth_review_unlicensed_unvaccinated_bitten_and_chickens_name_a_fine():
+def test_unlicensed_unvaccinated_bitten_and_chickens_name_a_fine():
     for text in ("what's the fine for keeping 8 unlicensed dogs?", "fine for 8 unvaccinated dogs",
                  "what's the fine if my 8 dogs have bitten someone", "fine if my 8 dogs get into the neighbor's chickens"):
         counted = [ent(text, "8", "count"), ent(text, "dogs", "animal", "dog")]
@@ -567,18 +567,18 @@ def test_fifth_review_unlicensed_unvaccinated_bitten_and_chickens_name_a_fine():
         assert "$25.00 to $200.00" in lead_of(text, "ask_animal_penalties", counted), text  # 7.02-18(b)(1)
 
 
-def test_fifth_review_a_move_still_to_come_after_an_old_move_is_read_forward(mequon):
+def test_a_move_still_to_come_after_an_old_move_is_read_forward(mequon):
     text = "We moved to Grafton in 2020 and now we're moving to Mequon on July 10, when does our dog need a license?"
     lead = lead_of(text, "ask_license_required", [ent(text, "in 2020", "when"), ent(text, "on July 10", "when")])
     assert "August 9, 2026" in lead, lead  # 30 days of residency from July 10, 2026 (58-533(c)(3))
 
 
-def test_fifth_review_should_i_put_my_fire_out_gets_the_rule_not_no():
+def test_should_i_put_my_fire_out_gets_the_rule_not_no():
     lead = lead_of("should I put my fire out when it gets dark?", "ask_burning_hours")
     assert not lead.startswith(("No", "Yes")), lead
 
 
-def test_sixth_review_a_day_of_buying_said_in_the_present_is_read_forward():
+def test_a_day_of_buying_said_in_the_present_is_read_forward():
     text = "We got her June 28 and are licensing her on July 10, late fee?"
     lead = lead_of(text, "ask_late_fee", [ent(text, "June 28", "when"), ent(text, "on July 10", "when")])
     assert "no late fee" in lead and "July 10, 2026" in lead, lead  # 12 days (7.02-4)
@@ -587,7 +587,7 @@ def test_sixth_review_a_day_of_buying_said_in_the_present_is_read_forward():
     assert "$5.00 late fee" in lead, lead  # 32 days: late
 
 
-def test_seventh_review_had_paid_is_read_back_and_would_buy_forward():
+def test_had_paid_is_read_back_and_would_buy_forward():
     for text in ("We got her June 1 and we'd paid on June 20, late fee?",
                  "We got her June 1 and we're licensed since June 20, late fee?",
                  "We got her June 1, I would have paid June 20 anyway, late fee?"):
@@ -598,7 +598,7 @@ def test_seventh_review_had_paid_is_read_back_and_would_buy_forward():
     assert "$5.00 late fee" in lead and "July 30, 2026" in lead, lead  # 32 days: late
 
 
-def test_seventh_review_each_fine_question_gets_the_fine_of_its_own_section():
+def test_each_fine_question_gets_the_fine_of_its_own_section():
     general, license_fine = "$25.00 to $100.00 first time", "$25.00 to $200.00 first offense"  # 7.02-18(c), (b)(1)
     for text, fine in (("what's the fine for a licensed dog running loose?", general),
                        ("my dog is licensed but keeps barking, fine?", general),
@@ -613,7 +613,7 @@ def test_seventh_review_each_fine_question_gets_the_fine_of_its_own_section():
         assert "quarantine" not in lead_of(text, "ask_animal_penalties"), text  # not (b)(2) on the word "fine"
 
 
-def test_seventh_review_friends_over_or_a_shift_done_when_it_gets_dark_is_after_dark():
+def test_friends_over_or_a_shift_done_when_it_gets_dark_is_after_dark():
     for text, whens in (("can we have friends over when it gets dark for a bonfire?", []),
                         ("stop by once it's dark and burn tomorrow", ["tomorrow"]),
                         ("head out when the sun goes down and light the burn pile", []),
@@ -625,7 +625,7 @@ def test_seventh_review_friends_over_or_a_shift_done_when_it_gets_dark_is_after_
         assert lead_of(text, "ask_can_burn", [ent(text, w, "when") for w in whens]).startswith("Yes"), text
 
 
-def test_eighth_review_license_and_quarantine_fines_however_they_are_said():
+def test_license_and_quarantine_fines_however_they_are_said():
     license_fine, order = "$25.00 to $200.00 first offense", "Defying a quarantine order"  # 7.02-18(b)(1), (b)(2)
     for text in ("what's the fine if I don't license my dog", "my dog doesn't have a license, what's the fine",
                  "fine for an expired dog license", "what's the fine for licensing late",
@@ -642,7 +642,7 @@ def test_eighth_review_license_and_quarantine_fines_however_they_are_said():
     assert "$5.00 late fee" in lead and "July 30, 2026" in lead, lead  # 59 days (7.02-4)
 
 
-def test_ninth_review_dark_words_outside_the_time_phrase_and_ranges_that_run_past_sunset():
+def test_dark_words_outside_the_time_phrase_and_ranges_that_run_past_sunset():
     for text, whens in (("can i burn tomorrow after it gets dark", ["tomorrow"]),
                         ("can i burn saturday before the sun comes up", ["saturday"]), ("can i burn b4 sunrise", []),
                         ("can i burn once the suns down", []), ("can i burn aftr dark", []),
@@ -656,7 +656,7 @@ def test_ninth_review_dark_words_outside_the_time_phrase_and_ranges_that_run_pas
         assert "until sunset" in lead and "not after" in lead, (text, lead)  # never "Yes: at 8:00 p.m."
 
 
-def test_ninth_review_license_fines_said_without_apostrophes_and_cats():
+def test_license_fines_said_without_apostrophes_and_cats():
     for text in ("whats the fine if my dog isnt licensed", "my dog wasnt vaccinated whats the penalty",
                  "fine if i dont get my dog licensed", "fine for not registering my dog"):
         assert "$25.00 to $200.00" in lead_of(text, "ask_animal_penalties"), text  # 7.02-18(b)(1)
@@ -665,7 +665,7 @@ def test_ninth_review_license_fines_said_without_apostrophes_and_cats():
         assert "$" not in lead and "cat" in lead, (text, lead)  # 7.02-1, 7.02-2: dogs only, no fine named
 
 
-def test_ninth_review_a_month_without_its_day_gives_no_verdict_the_day_would_decide():
+def test_a_month_without_its_day_gives_no_verdict_the_day_would_decide():
     text = "got the dog in june, late fee if i license today?"
     lead = lead_of(text, "ask_late_fee", [ent(text, "in june", "when"), ent(text, "today", "when")])
     assert "bought" not in lead and "7.02-4" in lead, lead  # June 1: late on July 2; June 10: on time
@@ -674,7 +674,7 @@ def test_ninth_review_a_month_without_its_day_gives_no_verdict_the_day_would_dec
     assert "$5.00 late fee" in lead, lead  # any day of April is more than 30 days before July 2
 
 
-def test_ninth_review_a_move_said_without_apostrophes_is_still_to_come(mequon):
+def test_a_move_said_without_apostrophes_is_still_to_come(mequon):
     text = "were moving to mequon aug 1 with our dog, when does he need a license"
     lead = lead_of(text, "ask_license_required", [ent(text, "aug 1", "when")])
     assert "August 31, 2026" in lead, lead  # 30 days of residency (58-533(c)(3))
@@ -687,7 +687,7 @@ def test_ninth_review_a_move_said_without_apostrophes_is_still_to_come(mequon):
     assert "August 2, 2026" in lead_of(text, "ask_license_required", [ent(text, "tomorrow", "when")])  # a day ahead
 
 
-def test_tenth_review_a_negation_of_another_rule_is_not_a_license_fine_and_waits_are_not_ranges():
+def test_a_negation_of_another_rule_is_not_a_license_fine_and_waits_are_not_ranges():
     general = "$25.00 to $100.00 first time"  # 7.02-18(c)
     for text in ("fine for not leashing my licensed dog", "fine for no leash on my licensed dog"):
         assert general in lead_of(text, "ask_animal_penalties"), text
@@ -702,14 +702,14 @@ def test_tenth_review_a_negation_of_another_rule_is_not_a_license_fine_and_waits
         assert "$25.00 to $200.00" in lead_of(text, "ask_animal_penalties"), text  # 7.02-18(b)(1)
 
 
-def test_twelfth_review_a_licensed_dog_kept_badly_a_relative_move_and_hyphen_dates(mequon):
+def test_a_licensed_dog_kept_badly_a_relative_move_and_hyphen_dates(mequon):
     text = "moving to mequon in 2 weeks, when does the dog need a license"
     assert "August 15, 2026" in lead_of(text, "ask_license_required", [ent(text, "in 2 weeks", "when")])  # 58-533(c)(3)
     text = "moving to mequon next month, when does the dog need a license"
     assert "within 30 days" in lead_of(text, "ask_license_required", [ent(text, "next month", "when")])  # the rule
 
 
-def test_twelfth_review_not_keeping_a_licensed_dog_in_the_yard_is_no_license_fine():
+def test_not_keeping_a_licensed_dog_in_the_yard_is_no_license_fine():
     for text in ("fine for not keeping my licensed dog in the yard",
                  "fine for not having my licensed dog under control"):
         assert "$25.00 to $100.00" in lead_of(text, "ask_animal_penalties"), text  # 7.02-18(c), not (b)(1)
