@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed
 # TOWN and the ports, with their defaults: one file, read before everything else.
 include mk/config.mk
 
-.PHONY: help install check check-engine check-front test test-knowledge run clean
+.PHONY: help install lint check check-engine check-front test test-knowledge run clean
 
 help:
 	@echo "make run    - set up, train if needed, start the assistant (see README)"
@@ -31,13 +31,19 @@ install: $(STAMP)
 test-knowledge: install
 	$(BIN)/python -m pytest tests/knowledge
 
+# Lint first (seconds): ruff for the Python (pyproject.toml [tool.ruff]), yamllint for every YAML file (.yamllint;
+# duplicate keys, broken indentation). The knowledge loader refuses duplicate keys as well, naming the file.
+lint: install
+	$(BIN)/ruff check .
+	$(BIN)/yamllint --strict .
+
 # The fast tier (docs/testing.md): every test not marked `stack` or `faults` (pyproject.toml), the in-process
 # fuzzers at CHECK_ABUSE_EXAMPLES inputs each. Needs neither `train` nor `system-deps`. Two pytest processes,
 # one a core, each printing when it is done; the records store's tests run with the front, so that the two take
 # about the same CPU time (engine ~80 s, front ~90 s of CPU when this split was set).
 CHECK_ABUSE_EXAMPLES ?= 150
 CHECK_PYTEST = ABUSE_EXAMPLES=$(CHECK_ABUSE_EXAMPLES) PYTHONPATH=$(CURDIR) $(BIN)/python -m pytest -m "not stack and not faults"
-check: install
+check: install lint
 	@$(MAKE) --no-print-directory -j2 --output-sync=target check-engine check-front
 check-engine:
 	$(CHECK_PYTEST) tests/knowledge tests/actions tests/bot tests/scenarios

@@ -6,20 +6,20 @@ import re
 from calendar import monthrange
 from typing import Any, Dict, List, Text
 
-import yaml
 from pathlib import Path
 from rasa_sdk import Action, Tracker
 from rasa_sdk.events import SlotSet
 from rasa_sdk.executor import CollectingDispatcher
 
 from knowledge import NeedsClarification, daypart, handlers, rules, when
+from knowledge.loader import read_yaml
 from knowledge.model import Answer
 
 from . import common, conversation, dialogue, parsing, search_fallback
 from .conversation import facts_in, noted
 
 log = logging.getLogger(__name__)
-TOPICS = yaml.safe_load((Path(__file__).resolve().parents[1] / "knowledge" / "topics.yml").read_text())
+TOPICS = read_yaml(Path(__file__).resolve().parents[1] / "knowledge" / "topics.yml")
 
 
 def topic_title(intent: str) -> str:

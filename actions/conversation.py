@@ -16,7 +16,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Iterable
 
-import yaml
+
+from knowledge.loader import read_yaml
 
 from . import parsing
 
@@ -25,7 +26,7 @@ CONFIG = Path(__file__).with_name("conversation.yml")
 
 @lru_cache(maxsize=1)
 def config() -> dict:
-    data = yaml.safe_load(CONFIG.read_text())
+    data = read_yaml(CONFIG)
     return {"uses": {k: frozenset(v) for k, v in data["uses"].items()},
             "topics": [(re.compile(r"\b(?:" + "|".join(g["words"].split()) + r")\b", re.I), frozenset(g["intents"]))
                        for g in data["topic_words"]],
@@ -129,7 +130,7 @@ def kinds_of(clause: Said) -> set[str]:
         elif _MOVE.search(text):
             kinds.add("moved")
         elif parsing.when_after(whens, text, parsing.ACQUIRED_CUE, parsing.BUY_CUE, asked=False) or (
-                _BOUGHT_A_DOG.search(text)) or _had_since_a_year(text):
+                _BOUGHT_A_DOG.search(text)) or parsing.says_had_from_a_year(text):
             kinds.add("acquired")
         elif parsing.when_after(whens, text, parsing.BUY_CUE, parsing.ACQUIRED_CUE, asked=False):
             kinds.add("bought")
@@ -137,14 +138,9 @@ def kinds_of(clause: Said) -> set[str]:
             kinds.add("time")
         else:
             kinds.add("day")
-    elif "when" not in names and (parsing.says_had_long(text) or _had_since_a_year(text)):
+    elif "when" not in names and (parsing.says_had_long(text) or parsing.says_had_from_a_year(text)):
         kinds.add("acquired")  # "had him since 2019", "we've had her for years"
     return kinds
-
-
-def _had_since_a_year(text: str) -> bool:
-    """"had them since 2023": the year the dogs came."""
-    return bool(re.search(r"\b(?:had|have had|owned)\b", text, re.I)) and parsing.year_said(text) is not None
 
 
 _CLOCK = re.compile(r"\b\d{1,2}(?::\d\d)?\s*(?:am|pm|a\.m|p\.m|o'?clock)\b|\b(?:at|around|about|by) \d{1,2}\b|"

@@ -190,7 +190,7 @@ class ValidateLicenseForm(FormValidator):
                 if int(value) > int(dogs):
                     n = int(dogs)
                     common.clarify(dispatcher, tracker, (
-                        f"So far I have 1 dog. How many dogs are you licensing, and how many are spayed or neutered?"
+                        "So far I have 1 dog. How many dogs are you licensing, and how many are spayed or neutered?"
                         if n == 1 else f"You have {n} dogs in all; how many of them are spayed or neutered?"))
                     return {"dogs_neutered": None}
             except ValueError:

@@ -355,6 +355,11 @@ def says_had_since(text: str) -> bool:
     return bool(_HAD_SINCE.search(text or ""))
 
 
+def says_had_from_a_year(text: str) -> bool:
+    """"had them since 2023", "owned her in 2020": the year said is when the dogs came (not "since" alone)."""
+    return bool(_HAD.search(text or "")) and year_said(text) is not None
+
+
 def names_neutering(text: str) -> bool:
     """"spayed", "neutered", "fixed", "intact": the words of the spayed-or-neutered question."""
     return bool(re.search(r"\b(?:spay\w*|neuter\w*|fixed|intact|altered|unaltered|unfixed)\b", text or "", re.I))

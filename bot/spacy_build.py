@@ -9,7 +9,6 @@ No pretrained model is needed. The output directory is rebuilt only when its inp
 from __future__ import annotations
 
 import argparse
-import re
 import shutil
 import sys
 from pathlib import Path

@@ -19,7 +19,7 @@ import yaml
 from . import settings
 from .errors import KnowledgeError, NeedsClarification
 from .model import (MATERIAL_KINDS, PLACEHOLDER, Citation, Contact, Definition, Gap, MaterialGroup, Paragraph,
-                    Parameter, Section, Topic, TopicRule, Town, Value, material_words, term_key)
+                    Parameter, Section, Topic, Town, Value, material_words, term_key)
 from .rules import Rule
 
 ROOT = Path(__file__).resolve().parent
@@ -28,7 +28,43 @@ UNITS = {"USD", "dogs", "cats", "animals", "days", "weeks", "months", "years", "
 NAME = re.compile(r"^[a-z][a-z0-9_]*(\.[a-z0-9_]+)*$")
 TOWN_KEY = re.compile(r"^[a-z][a-z0-9_-]*$")
 
-SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml: ten times faster, the same data
+_LIBYAML = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml: ten times faster, the same data
+
+
+class DuplicateKey(yaml.YAMLError):
+    """A mapping names the same key twice: YAML keeps the last silently, so a pasted fee could hide another."""
+
+    def __init__(self, key: Any, line: int):
+        self.key, self.line = key, line
+        super().__init__(f"duplicate key {key!r} (line {line})")
+
+
+class StrictLoader(_LIBYAML):
+    """yaml's safe loader that refuses a key said twice in one mapping."""
+
+    def construct_mapping(self, node, deep=False):
+        if isinstance(node, yaml.MappingNode):
+            seen = set()
+            for key_node, _ in node.value:
+                if key_node.tag == "tag:yaml.org,2002:merge":
+                    continue
+                key = self.construct_object(key_node, deep=True)
+                try:
+                    if key in seen:
+                        raise DuplicateKey(key, key_node.start_mark.line + 1)
+                    seen.add(key)
+                except TypeError:  # an unhashable key: the base class names that error itself
+                    pass
+        return super().construct_mapping(node, deep=deep)
+
+
+SAFE_LOADER = StrictLoader
+
+
+def read_yaml(path: Path) -> Any:
+    """The data in one YAML file, read as the loader reads the knowledge files (duplicate keys refused)."""
+    with path.open(encoding="utf-8") as fh:
+        return yaml.load(fh, Loader=SAFE_LOADER)
 
 
 class _File:
@@ -42,6 +78,8 @@ class _File:
                 self.data = yaml.load(fh, Loader=SAFE_LOADER)
         except FileNotFoundError:
             raise KnowledgeError(self.name, "-", "file is missing") from None
+        except DuplicateKey as exc:
+            raise KnowledgeError(self.name, str(exc.key), f"key said twice in one mapping (line {exc.line})") from None
         except yaml.YAMLError as exc:
             raise KnowledgeError(self.name, "-", f"not valid YAML: {exc}") from None
 
@@ -231,7 +269,7 @@ def _load_parameters(path: Path, sections: dict[str, Section], into: dict[str, P
 
 
 def _apply_fee_schedule(path: Path, params: dict[str, Parameter]) -> None:
-    """The Clerk's fees.yml: amounts for parameters the code delegates (see README, "Updating a fee")."""
+    """The Clerk's fees.yml: amounts for parameters the code delegates (see docs/clerk.md, "How a clerk updates a fee")."""
     if not path.exists():
         return
     f = _File(path)

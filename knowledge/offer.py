@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from .loader import SAFE_LOADER
+from .loader import read_yaml
 from .model import Town
 
 OFFER = Path(__file__).with_name("offer.yml")
@@ -16,8 +16,7 @@ OFFER = Path(__file__).with_name("offer.yml")
 
 @lru_cache(maxsize=None)
 def _data() -> dict:
-    import yaml
-    return yaml.load(OFFER.read_text(), Loader=SAFE_LOADER)
+    return read_yaml(OFFER)
 
 
 def _covered(town: Town, kind: str) -> list[dict]:

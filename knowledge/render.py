@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-from .model import Answer, Citation, Town
+from .model import Answer, Citation
 
 LEAD_MAX = 160
 GAP_PREFIX = "Our copy of the code has a gap:"

@@ -1,4 +1,4 @@
-"""The knowledge engine's settings from the environment (README "Configuration"), pure Python.
+"""The knowledge engine's settings from the environment (docs/configuration.md), pure Python.
 
 ``TOWN`` (default dunkirk) is read here and nowhere else: ``knowledge.town()`` reads it once per process and
 keeps the town loaded; records/settings.py, which holds the web, records and Rasa settings, takes ``env`` and

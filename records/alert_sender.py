@@ -17,7 +17,7 @@ token: the sender's updates of the alert are fenced by it, and just before sendi
 still its own and unexpired (renewing the lease), and that it still holds the lock; a long look-up in Twilio's
 log renews the claim as it pages.
 
-Settings (README "Configuration"): TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN, TWILIO_FROM; TWILIO_API_BASE (tests
+Settings (docs/configuration.md): TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN, TWILIO_FROM; TWILIO_API_BASE (tests
 only: the fake Twilio's URL); PUBLIC_URL (status callbacks go to PUBLIC_URL/sms/status); ALERT_LEASE_SECONDS;
 ALERT_SENDER_LOCK_SECONDS. Without the three Twilio settings nothing is sent: alerts stay queued and the clerk's
 pages say so.

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta, tzinfo
 
-from sqlalchemy import and_, insert, or_, select, update
+from sqlalchemy import insert, or_, select, update
 from sqlalchemy.engine import Engine
 
 from knowledge.model import BurningOrder
@@ -110,7 +110,7 @@ class BurningOrders:
             raise ValueError("an order must end after it starts")
         by = _required(recorded_by, "an order")
         now = now or utcnow()
-        o, e = s.no_burning_orders, s.no_burning_order_events
+        o = s.no_burning_orders
         with self.engine.begin() as conn:
             row = dict(town=town, start_at=start, end_at=end, reason=(reason or "").strip(),
                        board_action=(board_action or "").strip(), recorded_by=by, created_at=now, ended_by="",

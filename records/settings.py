@@ -1,4 +1,4 @@
-"""The assistant's settings from the environment, each read here with its one default (README "Configuration").
+"""The assistant's settings from the environment, each read here with its one default (docs/configuration.md).
 
 The web front reads them once into its app config (web/__init__.py); the records CLI, the action server, Rasa's
 tracker store (bot/tracker_store.py) and the tools call these functions. Each reads the environment when called
@@ -19,7 +19,7 @@ DEFAULT_DATABASE_URL = "sqlite:///" + str(INSTANCE / "assistant.db")
 DEFAULT_RASA_PORT = 5005
 DEFAULT_ACTION_PORT = 5055
 DEFAULT_WEB_PORT = 8000
-DEFAULT_WEB_HOST = "127.0.0.1"  # loopback: put a reverse proxy in front (README "Configuration")
+DEFAULT_WEB_HOST = "127.0.0.1"  # loopback: put a reverse proxy in front (docs/configuration.md)
 DEFAULT_RETENTION_DAYS = 7 * 365 + 2  # Wis. Stat. 19.21(4)(b): seven years unless a schedule says otherwise
 DEFAULT_SESSION_HOURS = 12  # a clerk signs in again at least this often
 

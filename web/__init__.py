@@ -4,7 +4,7 @@
                       clerk (login-only quick reference; web/clerk/)
 
 Configuration is read from the environment once, into the app's config (``config_from_env``; defaults in
-records/settings.py; see README "Configuration"). RASA_URL may list several Rasa instances, comma-separated.
+records/settings.py; see docs/configuration.md). RASA_URL may list several Rasa instances, comma-separated.
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ from actions.answers import ActionClarify
 from actions.search_fallback import index_for, label, suggest
 from knowledge import town as shared_town
 
-from tests.actions.action_helpers import make_tracker, texts
+from tests.actions.action_helpers import make_tracker
 
 
 def clarify(dispatcher, text, ranking):

@@ -6,7 +6,7 @@ import pytest
 spacy = pytest.importorskip("spacy")
 
 from bot.components import tidy  # noqa: E402
-from bot.spacy_build import DEFAULT_OUT, build  # noqa: E402
+from bot.spacy_build import build  # noqa: E402
 
 
 @pytest.fixture(scope="module")

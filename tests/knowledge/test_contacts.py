@@ -7,7 +7,7 @@ import pytest
 from knowledge import KnowledgeError, handlers, load_town, render
 from knowledge.contacts import main as contacts_main, unset
 
-from tests.knowledge.test_loader import edit, kb  # noqa: F401 - the fixture that copies the knowledge folder
+from tests.knowledge.broken_copy import edit
 
 
 def set_contacts(kb, **clerk):

@@ -1,35 +1,11 @@
 """The strict loader: a malformed knowledge base fails at load, naming the file, the key and the problem."""
 
-import shutil
-from pathlib import Path
-
 import pytest
-import yaml
 
 import knowledge
-from knowledge import KnowledgeError, NeedsClarification, load_town
-from knowledge.loader import ROOT
+from knowledge import NeedsClarification, load_town
 
-
-@pytest.fixture
-def kb(tmp_path) -> Path:
-    """A private copy of the knowledge folder to break."""
-    root = tmp_path / "knowledge"
-    shutil.copytree(ROOT, root, ignore=shutil.ignore_patterns("*.py", "__pycache__"))
-    return root
-
-
-def edit(path: Path, change) -> None:
-    data = yaml.safe_load(path.read_text())
-    change(data)
-    path.write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True))
-
-
-def fails(kb, file_part, key_part, problem_part):
-    with pytest.raises(KnowledgeError) as err:
-        load_town("dunkirk", root=kb)
-    e = err.value
-    assert file_part in e.file and key_part in e.key and problem_part in e.problem, str(e)
+from tests.knowledge.broken_copy import edit, fails
 
 
 def test_both_towns_load_cleanly():
@@ -106,7 +82,7 @@ def test_an_unknown_town_is_a_question_to_clarify():
 
 
 def test_the_clerks_fee_schedule_sets_the_local_amounts(kb):
-    """README "Updating a fee": the Clerk's amounts replace the state minimum from their date on."""
+    """docs/clerk.md "How a clerk updates a fee": the Clerk's amounts replace the state minimum from their date on."""
     (kb / "towns/dunkirk/fees.yml").write_text(
         "dog_license.tax.neutered:\n  value: 10.00\n  since: 2027-01-01\n  source: Board resolution 2026-14\n"
         "dog_license.tax.unneutered:\n  value: 15.00\n  since: 2027-01-01\n  source: Board resolution 2026-14\n"
@@ -157,3 +133,10 @@ def test_a_municipality_other_than_a_town_city_or_village_is_named(kb):
 def test_a_town_that_does_not_say_who_sets_its_fees_is_named(kb):
     edit(kb / "towns/dunkirk/town.yml", lambda d: d.pop("fees_set_by"))
     fails(kb, "town.yml", "(top)", "missing key(s): fees_set_by")
+
+
+def test_a_key_said_twice_in_one_mapping_is_named(kb):
+    """YAML would keep the second silently; a fee pasted twice must fail at load instead."""
+    path = kb / "towns/dunkirk/fees.yml"
+    path.write_text("dog_license.late_fee:\n  value: 10\n  value: 12\n  since: 2027-01-01\n  source: Resolution 1\n")
+    fails(kb, "fees.yml", "value", "key said twice in one mapping (line 3)")

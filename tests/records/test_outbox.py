@@ -3,7 +3,7 @@ notification and kind; and the sender through the fake Twilio REST API: sent onc
 a lost answer looked up in the message log instead of sent again, a refusal kept for the clerk. SQLite and
 PostgreSQL."""
 
-from datetime import date, datetime, timedelta, timezone
+from datetime import datetime, timedelta, timezone
 from zoneinfo import ZoneInfo
 
 import pytest

@@ -237,7 +237,7 @@ def test_offered_buttons_and_pending_pages(store):
 
 def test_purge_removes_old_rasa_events_except_conversations_on_hold(store):
     """Rasa's tracker store shares the database by default: its old events are purged with the transcripts."""
-    from sqlalchemy import Column, Float, Integer, MetaData, String, Table, select, func
+    from sqlalchemy import Column, Float, Integer, MetaData, String, Table, select
     meta = MetaData()
     events = Table("events", meta, Column("id", Integer, primary_key=True), Column("sender_id", String(255)),
                    Column("type_name", String(255)), Column("timestamp", Float))

@@ -129,7 +129,7 @@ def record():
         form.end.errors = [*form.end.errors, str(exc)[:1].upper() + str(exc)[1:] + "."]
         return _page(record=form, status=400)
     superseded = [e for e in result.events if e.kind == "superseded"]
-    flash(f"Order {result.order.id} recorded." + (f" It supersedes order(s) "
+    flash(f"Order {result.order.id} recorded." + (" It supersedes order(s) "
           + ", ".join(str(e.order_id) for e in superseded) + " from its start." if superseded else ""))
     return _done(result)
 
