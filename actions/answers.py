@@ -87,7 +87,8 @@ def answer_for(intent: str, tracker: Tracker, t, now) -> Answer:
     asks_a_clause = bool(aspect and rules.words(aspect) and not re.search(r"\bwhy\b", aspect, re.I))
     if intent in ("ask_quarantine", "ask_bites") and (not common.when_text(tracker) or asks_a_clause):
         # "do i have to report it?" after the dated periods: the reporting rule, not the dates again
-        clause = clause_asked(t, ("quarantine", "bites"), aspect if asks_a_clause else asked_words(tracker))
+        clause = clause_asked(t, ("quarantine", "bites"), aspect if asks_a_clause else asked_words(tracker),
+                              near=not tracker.latest_message.get("values_said"))
         if clause is not None:  # "does the vet have to see him?", "who pays?": that rule, not the periods
             return handlers.topic(t, clause.topic, on=today, question=asked_words(tracker), aspect=clause.name)
     if intent in ("ask_quarantine", "ask_bites"):
@@ -217,10 +218,12 @@ def topic_meant(t, text: str) -> str | None:
     return None
 
 
-def clause_asked(t, topics: tuple[str, ...], words: str):
+def clause_asked(t, topics: tuple[str, ...], words: str, near: bool = True):
     """The rule of ``topics`` a question asks about when it is not one the handler computes (its lead states a
     period from the town's parameters, "{quarantine....}"): "does the vet have to see him?" is the examinations
-    rule; None when a period rule ranks first, or no rule is clearly asked (meaning ranking only, #21)."""
+    rule; None when a period rule ranks first, or no rule is clearly asked (meaning ranking only, #21). A period
+    rule ranked first gives way to a close rule of another kind when the question does not ask how long and
+    (``near``) changes no fact ("do i have to report it?" after the dated periods)."""
     if not rules.by_meaning():
         return None
     best = None
@@ -229,9 +232,28 @@ def clause_asked(t, topics: tuple[str, ...], words: str):
             pick = rules.pick(t, key, words, cross=False)
             if pick is not None and (best is None or pick.score > best.score):
                 best = pick
-    if best is None or "{quarantine." in (best.rule.lead or ""):
+    if best is None:
         return None
+    if "{quarantine." in (best.rule.lead or ""):
+        return None if parsing.asks_how_long(words) or not near else _close_clause(t, topics, words, best.score)
     return best
+
+
+#: a rule that states no period answers a question that does not ask how long when it ranks this close to the
+#: period rule that ranked first ("do i have to report it?" after a bite: the reporting rule; dev sets, #20)
+CLAUSE_NEAR = 0.1
+
+
+def _close_clause(t, topics: tuple[str, ...], words: str, best: float):
+    """The best-ranked rule of ``topics`` that states no period, when within CLAUSE_NEAR of ``best``; else None."""
+    rk = rules.ranker(t)
+    scores, _ = rk.combined(words)
+    near = [(s, k, n, r) for (k, n, r), s in zip(rk.entries, scores)
+            if k in topics and r.lead and "{quarantine." not in r.lead and s >= best - CLAUSE_NEAR]
+    if not near:
+        return None
+    s, k, n, r = max(near, key=lambda x: x[0])
+    return rules.Pick(k, n, r, score=s)
 
 
 def asked_words(tracker: Tracker) -> str:

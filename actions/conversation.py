@@ -416,9 +416,31 @@ def _materials_replaced(last: Said, new: Said) -> tuple[Said, Said]:
 _ADDED = re.compile(r"\b(?:add\w*|also|too|plus|as well|along with|together with|mixed in|on top)\b", re.I)
 
 
+_OTHERWISE = re.compile(r"^\s*(?:and|but|so|ok(?:ay)?)?\W*(?:what\s+)?if\s+(?:he|she|it|they|hes|shes|its|he'?s|she'?s|"
+                        r"it'?s|the dog|the cat)?\s*(?:does\s*n[o']?t|doesn'?t|dont|don'?t|isn'?t|is not|wasn'?t|was not|"
+                        r"hasn'?t|has not|didn'?t|did not|aren'?t|hadn'?t|not)(?:\s+(?:have|had|one|them|it|any))?\s*"
+                        r"[?.!]*\s*$", re.I)
+#: a yes-or-no fact and its opposite (the entity's value, and words the handlers read as it)
+_OPPOSITE = {"vaccinated": ("unvaccinated", "not vaccinated"), "unvaccinated": ("vaccinated", "vaccinated"),
+             "neutered": ("unneutered", "not spayed or neutered"), "unneutered": ("neutered", "spayed or neutered")}
+
+
+def _otherwise(last: Said, new: Said) -> Said:
+    """"and if it doesn't?" after "... if the dog has its shots": the last question's one yes-or-no fact (shots,
+    spayed or neutered) turned over, said as a value the merge puts in its place. Otherwise ``new`` unchanged."""
+    if new.entities or not _OTHERWISE.match(new.text):
+        return new
+    facts = [e for e in last.entities if str(e.get("value")) in _OPPOSITE]
+    if len(facts) != 1:
+        return new  # none, or two ("spayed and vaccinated"): which one is turned over is not said
+    value, words = _OPPOSITE[str(facts[0]["value"])]
+    return Said(words, [{"entity": facts[0]["entity"], "value": value, "start": 0, "end": len(words)}])
+
+
 def merge(last: Said, new: Said) -> tuple[Said, str]:
     """The last question with the follow-up's values in place of the old ones and its other words added, and
     what the follow-up asks beyond its values (its residue: "how long", "the fee"; "" when only values)."""
+    new = _otherwise(last, new)
     last, new = _materials_replaced(last, new)
     text, ents = last.text, [dict(e) for e in last.entities]
     replaced = []

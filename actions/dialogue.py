@@ -97,8 +97,9 @@ def read(tracker: Tracker, intent: str) -> Turn:
         ask = intent if intent.startswith("ask_") and confidence >= 0.5 and intent in family(last["intent"]) and (
             not states_a_condition(said.text)) and (supports(intent, said.text) or brings_facts_for(
                 said, intent, last["intent"])) else last["intent"]
-        return Turn(ask, with_message(tracker, merged, ask, aspect or None), True, events, last,
-                    rule_again=asks_the_rule_again(said.text))
+        followed = with_message(tracker, merged, ask, aspect or None)
+        followed.latest_message["values_said"] = bool(said.entities)  # a correction: computed again, no new clause
+        return Turn(ask, followed, True, events, last, rule_again=asks_the_rule_again(said.text))
     context = context_for(facts(tracker), intent, said)
     if before is not None and refers_back(said.text):
         context = joined(context, before) if context is not None else before  # "what's the fine for that?"

@@ -63,7 +63,9 @@ VACCINATED = {
                      "isnt vaccinated", "arent vaccinated", "hasnt been vaccinated", "hasnt had shots",
                      "hasnt had his shots", "hasnt had her shots", "havent had shots", "wasnt vaccinated",
                      "shots lapsed", "shots expired", "rabies shot expired", "rabies expired", "shot expired",
-                     "shot lapsed", "rabies lapsed"],
+                     "shot lapsed", "rabies lapsed", "not current", "n't current", "isnt current", "nt current",
+                     "shots are expired", "expired shots", "lapsed shots", "shots ran out", "out of date on shots",
+                     "not up to date on his shots", "not up to date on her shots"],
 }
 INCIDENT = {
     "bite": ["bit", "bite", "bites", "bitten", "biting", "bitt", "nipped", "nip"],

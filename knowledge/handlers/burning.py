@@ -449,7 +449,14 @@ def _lead(town, moment, start, end, day, rise, set_, daylight, blocked, match, p
         early = start < rise if end is None else end <= rise
         side = f"before sunrise ({_clock(rise)})" if early else f"after sunset ({_clock(set_)})"
         r = rule("burning_hours", "daylight_only")
-        return _cited(f"No: that is {side}. {r.lead or town.render(r.text, day)}", r.citation)
+        hours = r.lead or town.render(r.text, day)
+        if early:
+            return _cited(f"No: that is {side}. {hours}", r.citation)
+        # after sunset: who may allow it (a resident told otherwise by someone else learns it is the Board)
+        x = rule("burning_hours", "after_sunset_exception")
+        exception = x.lead or town.render(x.text, day)
+        both = _cited(f"No: that is {side}. {hours} {exception}", x.citation)
+        return both if len(both) <= LEAD_LIMIT else _cited(f"No: that is {side}. {exception}", x.citation)
     if match is not None and match.kind == "not_listed":
         r = rule("prohibited_materials", "not_listed")
         words = town.render(r.lead or r.text, day)

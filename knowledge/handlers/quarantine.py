@@ -117,8 +117,8 @@ def _isolation_style(answer, town, incident, today, kind, animal, vaccinated) ->
             answer.value = {"observation_end": obs.isoformat(), "confinement_end": conf.isoformat(),
                             "ends": max(obs, conf).isoformat()}
             longer = conf_ref if conf >= obs else obs_ref
-            answer.lead = (f"Through at least {max(obs, conf):%B %-d, %Y} ({longer}); "
-                           f"{obs_what} through {obs:%B %-d} ({obs_ref}).")
+            answer.lead = (f"At least {plural(max(obs_days, conf_days), 'day')}, through {max(obs, conf):%B %-d, %Y} "
+                           f"({longer}); {obs_what} for {plural(obs_days, 'day')}, through {obs:%B %-d} ({obs_ref}).")
         answer.caveats.append(_say(answer, town, "report_bite", today, step=False))
         return
     _exposure(answer, town, incident, today, vaccinated)
@@ -149,7 +149,7 @@ def _exposure(answer, town, incident, today, vaccinated) -> None:
             first, last = incident + timedelta(days=lo), incident + timedelta(days=hi)
             answer.step(f"That is {first:%B %-d, %Y} to {last:%B %-d, %Y}.",
                         town.param("quarantine.exposure.vaccinate_from_day").reference)
-            results.append(f"{what} through {end:%B %-d, %Y}; vaccination between {first:%B %-d} and "
+            results.append(f"{what} for {plural(days, 'day')}, through {end:%B %-d, %Y}; vaccination between {first:%B %-d} and "
                            f"{last:%B %-d, %Y}")
             value.update(unvaccinated_end=end.isoformat(), vaccinate_from=first.isoformat(),
                          vaccinate_to=last.isoformat())
@@ -157,7 +157,7 @@ def _exposure(answer, town, incident, today, vaccinated) -> None:
         name = "quarantine.exposure.vaccinated_days"
         days, end = _period(answer, town, name, incident, today)
         again = _say(answer, town, "revaccinate", today) if "revaccinate" in rules else ""
-        span = f"for {plural(days, 'day')}" if incident is None else f"through {end:%B %-d, %Y}"
+        span = f"for {plural(days, 'day')}" + ("" if incident is None else f", through {end:%B %-d, %Y}")
         results.append(f"{_lower(town.param(name).description)} {span}"
                        + (f"; {_lower(again).rstrip('.')}" if again else ""))
         value.update(vaccinated_days=days) if incident is None else value.update(vaccinated_end=end.isoformat())
@@ -190,8 +190,9 @@ def _home_clinic_style(answer, town, incident, today, kind, animal, vaccinated) 
                               "shown.")
 
     def said(name, days, end, within=False):
-        when = (f"within {plural(days, 'day')} of the bite" if within else f"for {plural(days, 'day')}") \
-            if incident is None else (f"by {end:%B %-d, %Y}" if within else f"through {end:%B %-d, %Y}")
+        when = f"within {plural(days, 'day')} of the bite" if within else f"for {plural(days, 'day')}"
+        if incident is not None:
+            when += f", by {end:%B %-d, %Y}" if within else f", through {end:%B %-d, %Y}"
         return f"{town.param(name).description} {when}"
     parts = []
     if home_days is not None:

@@ -86,6 +86,9 @@ def test_only_a_question_about_the_rule_just_given_gets_it_again():
     from actions.conversation import asks_the_rule_again
     assert asks_the_rule_again("is that against the rules")
     assert asks_the_rule_again("any rules on that?")
+    for text in ("is that right?", "is that true", "is that correct?", "really? is that the rule"):
+        assert asks_the_rule_again(text), text  # a claim checked: the rule again with the law's words
+    assert not asks_the_rule_again("right now?") and not asks_the_rule_again("you're right, thanks")
     for text in ("what's the fine for that?", "what about now?", "can i do it now?", "ok", "thanks"):
         assert not asks_the_rule_again(text), text
 
@@ -121,3 +124,30 @@ def test_another_counts_one_more_only_when_it_is_asked_for():
 def test_a_tag_bought_is_no_dog_coming():
     assert not parsing.ACQUIRED_CUE.search("I bought a new tag on March 20")
     assert parsing.ACQUIRED_CUE.search("We bought a 2 year old dog on June 10")
+
+
+def _valued(text: str, words: str, entity: str, value: str) -> Said:
+    start = text.index(words)
+    return Said(text, [{"entity": entity, "value": value, "start": start, "end": start + len(words)}])
+
+
+def test_and_if_it_doesnt_turns_over_the_one_yes_or_no_fact_of_the_last_question():
+    last = _valued("how many days is the bite quarantine if the dog has its shots", "has its shots",
+                   "vaccinated", "vaccinated")
+    for follow_up in ("and if it doesnt?", "what if he isn't", "but if she hasn't?", "and if not?"):
+        merged, rest = merge(last, Said(follow_up, []))
+        assert [e["value"] for e in merged.entities] == ["unvaccinated"], follow_up
+        assert "not vaccinated" in merged.text and rest == "", follow_up
+    spayed = _valued("how much is a license for my dog, she's spayed", "spayed", "neutered", "neutered")
+    merged, _ = merge(spayed, Said("what if she wasn't", []))
+    assert [e["value"] for e in merged.entities] == ["unneutered"]
+
+
+def test_and_if_it_doesnt_changes_nothing_when_two_such_facts_were_said_or_none():
+    both = Said("my spayed dog has her shots", [
+        {"entity": "neutered", "value": "neutered", "start": 3, "end": 9},
+        {"entity": "vaccinated", "value": "vaccinated", "start": 14, "end": 27}])
+    merged, _ = merge(both, Said("and if she doesnt?", []))
+    assert [e["value"] for e in merged.entities[:2]] == ["neutered", "vaccinated"]
+    merged, _ = merge(Said("how long is the quarantine", []), Said("and if it doesnt?", []))
+    assert not merged.entities
