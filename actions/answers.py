@@ -48,6 +48,9 @@ def answer_for(intent: str, tracker: Tracker, t, now) -> Answer:
             parsing.animals_and_young(tracker.latest_message.get("entities", []), text):
         intent = "ask_animal_limits"  # "2 dogs and a litter of 7: are we breaking the 5 dog rule?" is no kennel
     key = intent[4:]
+    chosen = tracker.latest_message.get("rule")
+    if chosen and has_rule(t, key, chosen):  # the reading of the turn chose the rule ("what can I do about it?")
+        return handlers.topic(t, key, on=today, question=text, aspect=chosen)
     if intent == "ask_section":
         ref = common.entity(tracker, "section")
         if ref:

@@ -33,7 +33,9 @@ def config() -> dict:
             "filler": frozenset(data["filler"].split()),
             "rule_again": frozenset(data["rule_again"].split()),
             "rule_asked": frozenset(data["rule_asked"].split()),
-            "burning": re.compile(r"\b(?:" + "|".join(data["burning_words"].split()) + r")\b", re.I)}
+            "burning": re.compile(r"\b(?:" + "|".join(data["burning_words"].split()) + r")\b", re.I),
+            "what_to_do": re.compile(r"\b(?:" + "|".join(data["what_to_do"]) + r")\b", re.I),
+            "others_animal": re.compile(r"\b(?:" + "|".join(data["others_animal"]) + r")\b", re.I)}
 
 
 @dataclass
@@ -305,6 +307,14 @@ def asks_the_rule_again(text: str) -> bool:
         w in cfg["rule_asked"] for w in words) and not names_a_topic(text)
 
 
+def asks_what_to_do_about_another(text: str, last_text: str) -> bool:
+    """"what can I do about it?" after a question about a neighbour's animal: how to have the rules enforced
+    (actions/conversation.yml `what_to_do`, `others_animal`), when the message names no topic of its own."""
+    cfg = config()
+    return bool(cfg["what_to_do"].search(text or "")) and bool(cfg["others_animal"].search(last_text or "")) \
+        and not names_a_topic(text)
+
+
 def refers_back(text: str) -> bool:
     """"what's the fine for that?", "who enforces it?": a short question about what was just asked."""
     return len(_WORD.findall(text or "")) <= 8 and bool(_REFERS.search(text or ""))
@@ -437,10 +447,19 @@ def _otherwise(last: Said, new: Said) -> Said:
     return Said(words, [{"entity": facts[0]["entity"], "value": value, "start": 0, "end": len(words)}])
 
 
+def _shot_dates_dropped(new: Said) -> Said:
+    """A day said of the rabies shot ("his shot expired last year", "vaccinated in 2020") dates the shot, not the
+    incident the last question was about: it is left out (its words too), the shot's status kept."""
+    shots = [e for e in new.entities if e["entity"] == "vaccinated"]
+    dated = [e for e in new.entities if e["entity"] == "when" and any(
+        0 <= e["start"] - s["end"] and len(new.text[s["end"]:e["start"]].split()) <= 2 for s in shots)]
+    return _blanked(new, dated) if dated else new
+
+
 def merge(last: Said, new: Said) -> tuple[Said, str]:
     """The last question with the follow-up's values in place of the old ones and its other words added, and
     what the follow-up asks beyond its values (its residue: "how long", "the fee"; "" when only values)."""
-    new = _otherwise(last, new)
+    new = _shot_dates_dropped(_otherwise(last, new))
     last, new = _materials_replaced(last, new)
     text, ents = last.text, [dict(e) for e in last.entities]
     replaced = []

@@ -15,8 +15,9 @@ from rasa_sdk import Tracker
 from rasa_sdk.events import SlotSet
 
 from . import common, parsing
-from .conversation import (Said, asks_the_rule_again, brings_facts_for, context_for, facts_in, family, is_follow_up, joined, kept, merge,
-                           refers_back, states_a_condition, supports)
+from .conversation import (Said, asks_the_rule_again, asks_what_to_do_about_another, brings_facts_for, context_for,
+                           facts_in, family, is_follow_up, joined, kept, merge, refers_back, states_a_condition,
+                           supports)
 
 FACTS, LAST_QUESTION, LAST_ANSWER = "facts", "last_question", "last_answer"
 
@@ -81,6 +82,12 @@ class Turn:
     rule_again: bool = False  # "is that against the rules?": the last answer's rule and its words
 
 
+#: the name of a topic's rule on the complaints that make a violation (knowledge/towns/*/topics.yml)
+COMPLAINT_RULE = "complaints"
+#: after these, "what do I have to do?" asks the owner's own duties (report the bite, confine the animal)
+_OWN_ANIMAL_DUTIES = {"ask_bites", "ask_quarantine"}
+
+
 def read(tracker: Tracker, intent: str) -> Turn:
     """The question ``tracker``'s latest message asks: a follow-up of the last question ("how long?", "and for
     3 dogs?") asks it again with the new values; a new question gets the facts said earlier that its topic uses."""
@@ -89,6 +96,16 @@ def read(tracker: Tracker, intent: str) -> Turn:
     before = Said.of(last) if last else None
     events = remember_facts(tracker)
     confidence = float((tracker.latest_message.get("intent") or {}).get("confidence") or 0.0)
+    if last and last["intent"] not in _OWN_ANIMAL_DUTIES and asks_what_to_do_about_another(said.text, last.get("text")):
+        # "what can I do about it?": the complaint procedure of the last topic (barking: the written complaints
+        # that make a violation, 7.02-11), else the chapter's (enforcement: 7.02-19)
+        topics = common.town().topics
+        own = topics.get(last["intent"][4:])
+        key = last["intent"][4:] if own is not None and COMPLAINT_RULE in own.rules else "enforcement"
+        if key in topics and topics[key].covered:
+            asked = with_message(tracker, said, f"ask_{key}")
+            asked.latest_message["rule"] = COMPLAINT_RULE if key != "enforcement" else "answer"
+            return Turn(f"ask_{key}", asked, False, events, last)
     if last and is_follow_up(said, intent, before if before else Said(""), confidence, last["intent"]):
         if before is None:  # the last answer was computed from the form's answers (inputs), not a message
             return Turn(last["intent"], tracker, True, events, last)

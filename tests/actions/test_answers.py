@@ -868,3 +868,14 @@ def test_asked_whether_to_report_a_bite_after_its_dated_periods_gets_the_reporti
     assert "law enforcement officer" in lead and "7.02-9" in lead
     lead = _after(bite, "ask_bites", said, "how long does he stay in?", "ask_bites")
     assert "14 days" in lead  # asked how long: the periods, not the reporting rule
+
+
+def test_what_can_i_do_about_a_neighbours_animal_gets_the_complaint_procedure():
+    barking = "my neighbors dog has barked every night for 2 weeks"
+    lead = _after(barking, "ask_barking", [], "what can i do about it", "followup")
+    assert "3 formal written complaints" in lead and "7.02-11" in lead  # barking's own complaints rule
+    loose = "i want the town to go after my neighbor for his loose dogs"
+    lead = _after(loose, "ask_at_large", [], "what do i have to do", "followup")
+    assert lead.startswith("File a written statement") and "7.02-19" in lead  # the chapter's procedure
+    own = "our cat bit my nephew yesterday when he grabbed her"
+    assert "7.02-19" not in _after(own, "ask_bites", [], "what do we have to do now", "followup")  # own duties

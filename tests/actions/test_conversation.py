@@ -151,3 +151,14 @@ def test_and_if_it_doesnt_changes_nothing_when_two_such_facts_were_said_or_none(
     assert [e["value"] for e in merged.entities[:2]] == ["neutered", "vaccinated"]
     merged, _ = merge(Said("how long is the quarantine", []), Said("and if it doesnt?", []))
     assert not merged.entities
+
+
+def test_a_day_said_of_the_rabies_shot_is_not_taken_as_the_day_of_the_bite():
+    last = _valued("my dog bit my neighbors kid, he has his shots", "has his shots", "vaccinated", "vaccinated")
+    text = "actually his rabies shot expired last year"
+    new = Said(text, [{"entity": "vaccinated", "value": "unvaccinated", "start": text.index("rabies shot expired"),
+                       "end": text.index(" last year")},
+                      {"entity": "when", "value": "last year", "start": text.index("last year"), "end": len(text)}])
+    merged, _ = merge(last, new)
+    assert [e["value"] for e in merged.entities] == ["unvaccinated"]
+    assert "last year" not in merged.text
