@@ -13,7 +13,9 @@ from datetime import date, timedelta
 
 from ..errors import NeedsClarification
 from ..model import Answer, Citation, Town
-from .common import a_day, add_contact, add_gaps, fmt, plural, lead_from_result, use, whole_count, with_lead
+from ..rules import short_ref
+from .common import (LEAD_LIMIT, a_day, add_contact, add_gaps, fmt, lead_from_result, plural, use, whole_count,
+                     with_lead)
 
 OPTIONS = (None, "individual", "multiple")
 
@@ -294,6 +296,8 @@ def license_cost(town: Town, *, on: date, dogs: int = 1, neutered: int | None = 
     tax_refs = [c for c in answer.citations if any(w in c.quote.lower() for w in words)]
     answer.lead = lead_from_result(answer, prefer=tax_refs[0] if tax_refs else None,
                                    shorter=(_total(*facts, counts=False), _total(*facts, counts=False, bought=False)))
+    if not exact_total:  # a minimum: who has the exact amount, in the lead when a shorter wording leaves room
+        answer.lead = _with_clerk(answer, tax_refs[0] if tax_refs else None, facts)
     _limit_warning(answer, town, dogs, on)
     add_gaps(answer, town, "license_cost")
     add_contact(answer, town)
@@ -395,6 +399,21 @@ def _total(town, on, dogs, taxed, total, exact, chosen, individual_words, late, 
     prefix = "" if exact else "At least "
     day = f", bought {on:%B %-d, %Y}" if bought else ""
     return f"{prefix}${total:,.2f} for {who} with {option_words}{day}{late_words}."
+
+
+CLERK_HAS_IT = "The Clerk can tell you the exact amount."
+
+
+def _with_clerk(answer: Answer, prefer, facts) -> str:
+    """The lead of a total that is a minimum, followed by CLERK_HAS_IT: the longest wording of the total that
+    leaves room for it in one SMS segment; the lead unchanged when none does."""
+    ref = prefer or (answer.citations[0] if answer.citations else None)
+    cited = (lambda w: f"{w.rstrip('.')} ({short_ref(ref)}).") if ref is not None else (lambda w: w)
+    for lead in (answer.lead, cited(_total(*facts, counts=False)), cited(_total(*facts, counts=False, bought=False))):
+        text = f"{lead} {CLERK_HAS_IT}"
+        if len(text) <= LEAD_LIMIT:
+            return text
+    return answer.lead
 
 
 def _result(town, on, dogs, taxed, total, exact, chosen, individual_words, late, late_fee, rates_exact) -> str:
