@@ -245,14 +245,20 @@ def clause_asked(t, topics: tuple[str, ...], words: str, near: bool = True):
 #: a rule that states no period answers a question that does not ask how long when it ranks this close to the
 #: period rule that ranked first ("do i have to report it?" after a bite: the reporting rule; dev sets, #20)
 CLAUSE_NEAR = 0.1
+#: ... and shares a telling word with it (BM25 at least this: "report", "call"; not "dog" or "other"): "can i
+#: walk him?" is near the neighbourhood-quarantine exemption by meaning alone, and must not read as permission
+CLAUSE_WORDS = 2.0
 
 
 def _close_clause(t, topics: tuple[str, ...], words: str, best: float):
-    """The best-ranked rule of ``topics`` that states no period, when within CLAUSE_NEAR of ``best``; else None."""
+    """The best-ranked rule of ``topics`` that states no period, when within CLAUSE_NEAR of ``best`` and sharing a
+    telling word with the question (CLAUSE_WORDS); else None."""
     rk = rules.ranker(t)
     scores, _ = rk.combined(words)
-    near = [(s, k, n, r) for (k, n, r), s in zip(rk.entries, scores)
-            if k in topics and r.lead and "{quarantine." not in r.lead and s >= best - CLAUSE_NEAR]
+    bm25 = rk.scores(words)
+    near = [(s, k, n, r) for (k, n, r), s, b in zip(rk.entries, scores, bm25)
+            if k in topics and r.lead and "{quarantine." not in r.lead and s >= best - CLAUSE_NEAR
+            and b >= CLAUSE_WORDS]
     if not near:
         return None
     s, k, n, r = max(near, key=lambda x: x[0])

@@ -33,8 +33,12 @@ def config() -> dict:
             "filler": frozenset(data["filler"].split()),
             "rule_again": frozenset(data["rule_again"].split()),
             "rule_asked": frozenset(data["rule_asked"].split()),
+            "question_openers": frozenset(data["question_openers"].split()),
+            "question_lead_in": frozenset(data["question_lead_in"].split()),
             "burning": re.compile(r"\b(?:" + "|".join(data["burning_words"].split()) + r")\b", re.I),
-            "what_to_do": re.compile(r"\b(?:" + "|".join(data["what_to_do"]) + r")\b", re.I),
+            "what_to_do": re.compile(r"(?:%s )*(?:%s)(?: %s)?" % (
+                data["what_to_do_opening"], "|".join(data["what_to_do"]), data["what_to_do_closing"]), re.I),
+            "complaint_topics": frozenset(data["complaint_topics"]),
             "others_animal": re.compile(r"\b(?:" + "|".join(data["others_animal"]) + r")\b", re.I)}
 
 
@@ -303,16 +307,20 @@ def asks_the_rule_again(text: str) -> bool:
     if not 3 <= len(words) <= 9:  # "ok" alone is a thanks, not a question
         return False
     cfg = config()
-    return all(w in cfg["rule_again"] or w in cfg["filler"] for w in words) and any(
+    opening = next((w for w in words if w not in cfg["question_lead_in"]), "")
+    asked = "?" in text or opening in cfg["question_openers"]
+    return asked and all(w in cfg["rule_again"] or w in cfg["filler"] for w in words) and any(
         w in cfg["rule_asked"] for w in words) and not names_a_topic(text)
 
 
-def asks_what_to_do_about_another(text: str, last_text: str) -> bool:
-    """"what can I do about it?" after a question about a neighbour's animal: how to have the rules enforced
-    (actions/conversation.yml `what_to_do`, `others_animal`), when the message names no topic of its own."""
+def asks_what_to_do_about_another(text: str, last: dict) -> bool:
+    """"what can I do about it?", said as the whole message, after a question about a neighbour's animal and a
+    nuisance a resident complains of (barking, a dog at large): how to have the rules enforced
+    (actions/conversation.yml `what_to_do`, `others_animal`, `complaint_topics`)."""
     cfg = config()
-    return bool(cfg["what_to_do"].search(text or "")) and bool(cfg["others_animal"].search(last_text or "")) \
-        and not names_a_topic(text)
+    plain = " ".join(re.findall(r"[a-z']+", (text or "").lower()))
+    return last.get("intent") in cfg["complaint_topics"] and bool(cfg["what_to_do"].fullmatch(plain)) \
+        and bool(cfg["others_animal"].search(last.get("text") or ""))
 
 
 def refers_back(text: str) -> bool:
@@ -447,12 +455,28 @@ def _otherwise(last: Said, new: Said) -> Said:
     return Said(words, [{"entity": facts[0]["entity"], "value": value, "start": 0, "end": len(words)}])
 
 
+#: the words that make a day said right after the shot's status the shot's own day ("expired in 2020", "shots
+#: since march"); a comma or other words between them make it the incident's ("he's vaccinated, may 3")
+_SHOT_DAY = re.compile(r"\s*(?:(?:expired|lapsed|ran out|was|were|got|given|done|back|due)\s+)*"
+                       r"(?:in|since|on|until|till|through|thru|from|at|as of)\s*", re.I)
+_A_YEAR = re.compile(r"\b(?:\d{4}|years?)\b", re.I)
+
+
 def _shot_dates_dropped(new: Said) -> Said:
     """A day said of the rabies shot ("his shot expired last year", "vaccinated in 2020") dates the shot, not the
     incident the last question was about: it is left out (its words too), the shot's status kept."""
     shots = [e for e in new.entities if e["entity"] == "vaccinated"]
-    dated = [e for e in new.entities if e["entity"] == "when" and any(
-        0 <= e["start"] - s["end"] and len(new.text[s["end"]:e["start"]].split()) <= 2 for s in shots)]
+
+    def of_the_shot(e: dict) -> bool:
+        for s in shots:
+            between = new.text[s["end"]:e["start"]] if s["end"] <= e["start"] else None
+            if between is None:
+                continue
+            if _SHOT_DAY.fullmatch(between) or (not between.strip() and _A_YEAR.search(new.text[e["start"]:e["end"]])):
+                return True
+        return False
+
+    dated = [e for e in new.entities if e["entity"] == "when" and of_the_shot(e)]
     return _blanked(new, dated) if dated else new
 
 

@@ -84,8 +84,6 @@ class Turn:
 
 #: the name of a topic's rule on the complaints that make a violation (knowledge/towns/*/topics.yml)
 COMPLAINT_RULE = "complaints"
-#: after these, "what do I have to do?" asks the owner's own duties (report the bite, confine the animal)
-_OWN_ANIMAL_DUTIES = {"ask_bites", "ask_quarantine"}
 
 
 def read(tracker: Tracker, intent: str) -> Turn:
@@ -96,7 +94,7 @@ def read(tracker: Tracker, intent: str) -> Turn:
     before = Said.of(last) if last else None
     events = remember_facts(tracker)
     confidence = float((tracker.latest_message.get("intent") or {}).get("confidence") or 0.0)
-    if last and last["intent"] not in _OWN_ANIMAL_DUTIES and asks_what_to_do_about_another(said.text, last.get("text")):
+    if last and asks_what_to_do_about_another(said.text, last):
         # "what can I do about it?": the complaint procedure of the last topic (barking: the written complaints
         # that make a violation, 7.02-11), else the chapter's (enforcement: 7.02-19)
         topics = common.town().topics

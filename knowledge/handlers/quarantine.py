@@ -117,8 +117,10 @@ def _isolation_style(answer, town, incident, today, kind, animal, vaccinated) ->
             answer.value = {"observation_end": obs.isoformat(), "confinement_end": conf.isoformat(),
                             "ends": max(obs, conf).isoformat()}
             longer = conf_ref if conf >= obs else obs_ref
-            answer.lead = (f"At least {plural(max(obs_days, conf_days), 'day')}, through {max(obs, conf):%B %-d, %Y} "
-                           f"({longer}); {obs_what} for {plural(obs_days, 'day')}, through {obs:%B %-d} ({obs_ref}).")
+            end = max(obs, conf)  # the year only when it is not this one: the lead fits one SMS segment
+            answer.lead = (f"At least {plural(max(obs_days, conf_days), 'day')}, through "
+                           f"{end:%B %-d}{'' if end.year == today.year else f', {end.year}'} "
+                           f"({longer}); {obs_what} for at least {plural(obs_days, 'day')}, through {obs:%B %-d} ({obs_ref}).")
         answer.caveats.append(_say(answer, town, "report_bite", today, step=False))
         return
     _exposure(answer, town, incident, today, vaccinated)

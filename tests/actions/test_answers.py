@@ -879,3 +879,14 @@ def test_what_can_i_do_about_a_neighbours_animal_gets_the_complaint_procedure():
     assert lead.startswith("File a written statement") and "7.02-19" in lead  # the chapter's procedure
     own = "our cat bit my nephew yesterday when he grabbed her"
     assert "7.02-19" not in _after(own, "ask_bites", [], "what do we have to do now", "followup")  # own duties
+
+
+def test_after_a_dated_bite_a_question_about_walks_or_the_other_dog_never_gets_a_neighbourhood_quarantine_rule(by_meaning):
+    bite = "my dog bit the neighbors kid on may 9"
+    said = [ent(bite, "dog", "animal", "dog"), ent(bite, "bit", "incident", "bite"), ent(bite, "may 9", "when")]
+    for follow_up in ("can i walk him?", "can he still go outside?", "what about the other dog?",
+                      "does he have to be on a leash?"):
+        lead = _after(bite, "ask_bites", said, follow_up, "ask_bites")
+        assert "7.02-5(a)" not in lead and "7.02-5(b)" not in lead and "exempt" not in lead, (follow_up, lead)
+    lead = _after(bite, "ask_bites", said, "who do i call", "ask_bites")
+    assert "law enforcement officer" in lead  # a telling word ("call") still picks the reporting rule

@@ -91,6 +91,9 @@ def test_only_a_question_about_the_rule_just_given_gets_it_again():
     assert not asks_the_rule_again("right now?") and not asks_the_rule_again("you're right, thanks")
     for text in ("what's the fine for that?", "what about now?", "can i do it now?", "ok", "thanks"):
         assert not asks_the_rule_again(text), text
+    for text in ("that is correct", "yes that is right", "you are right", "ok thats correct", "that's right"):
+        assert not asks_the_rule_again(text), text  # agreeing with the answer asks nothing
+    assert asks_the_rule_again("ok so is that legal")
 
 
 def test_a_material_added_in_a_follow_up_joins_the_ones_asked_about():
@@ -162,3 +165,36 @@ def test_a_day_said_of_the_rabies_shot_is_not_taken_as_the_day_of_the_bite():
     merged, _ = merge(last, new)
     assert [e["value"] for e in merged.entities] == ["unvaccinated"]
     assert "last year" not in merged.text
+
+
+def test_a_day_said_after_the_shots_status_with_a_comma_or_without_a_linking_word_is_the_bites_day():
+    last = Said("how long is the quarantine for my dog", [])
+    for text, when in (("he's vaccinated, may 3", "may 3"), ("he has his shots. it happened may 3", "may 3"),
+                       ("he's vaccinated may 3", "may 3")):
+        shot = text.index("vaccinated") if "vaccinated" in text else text.index("has his shots")
+        end = shot + (len("vaccinated") if "vaccinated" in text else len("has his shots"))
+        new = Said(text, [{"entity": "vaccinated", "value": "vaccinated", "start": shot, "end": end},
+                          {"entity": "when", "value": when, "start": text.index(when), "end": len(text)}])
+        merged, _ = merge(last, new)
+        assert [e["entity"] for e in merged.entities] == ["vaccinated", "when"], text
+    text = "he was vaccinated in 2020"
+    new = Said(text, [{"entity": "vaccinated", "value": "vaccinated", "start": 7, "end": 17},
+                      {"entity": "when", "value": "2020", "start": 21, "end": 25}])
+    merged, _ = merge(last, new)
+    assert [e["entity"] for e in merged.entities] == ["vaccinated"]  # "in 2020": the shot's year
+
+
+def test_what_to_do_is_the_complaint_procedure_only_as_the_whole_message_after_a_neighbours_animal_nuisance():
+    from actions.conversation import asks_what_to_do_about_another as asks
+    barking = {"intent": "ask_barking", "text": "my neighbors dog has barked every night for 2 weeks"}
+    for text in ("what can i do about it", "OK so what can we do?", "who do i call", "what are my options now"):
+        assert asks(text, barking), text
+    for text in ("what should we do with a stray cat", "who do i call about a dead deer",
+                 "what can i do about my own dog barking at night, is there a fine"):
+        assert not asks(text, barking), text  # a question of its own
+    burning = {"intent": "ask_can_burn", "text": "my neighbor burns trash every weekend"}
+    assert not asks("what can i do about it", burning)  # a burning question, not a neighbour's animal
+    own = {"intent": "ask_barking", "text": "my dog barks when the mail comes"}
+    assert not asks("what can i do about it", own)  # one's own animal: the rule itself
+    bite = {"intent": "ask_bites", "text": "the neighbor's dog bit my son"}
+    assert not asks("what do we have to do", bite)  # after a bite: the duties the bite brings

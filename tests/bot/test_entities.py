@@ -31,6 +31,9 @@ def ents(nlp, text):
     ("section 58-527", [("section", "58-527")]),
     ("my seeing eye dog isn't fixed", [("service_dog", "seeing eye dog"), ("neutered", "n't fixed")]),
     ("he is not vaccinated", [("vaccinated", "not vaccinated")]),
+    ("his rabies isnt current", [("vaccinated", "rabies isnt current")]),
+    ("my dog license is not current", []),  # a lapsed license is not a lapsed shot
+    ("my burn permit isnt current", []),
     ("leaves in May", [("material", "leaves"), ("when", "in May")]),
     ("on March 3", [("when", "on March 3")]),
     ("2", [("count", "2")]),
