@@ -87,7 +87,8 @@ def answer_for(intent: str, tracker: Tracker, t, now) -> Answer:
         return handlers.topic(t, "bites", on=today, animal=animal_kind(common.entity(tracker, "animal")),
                               question=asked_words(tracker), cross=crosses(tracker))
     aspect = tracker.latest_message.get("aspect")
-    asks_a_clause = bool(aspect and rules.words(aspect) and not re.search(r"\bwhy\b", aspect, re.I))
+    asks_a_clause = bool(aspect and rules.words(aspect) and not re.search(r"\bwhy\b", aspect, re.I)
+                         and not tracker.latest_message.get("corrects"))
     if intent in ("ask_quarantine", "ask_bites") and (not common.when_text(tracker) or asks_a_clause):
         # "do i have to report it?" after the dated periods: the reporting rule, not the dates again
         clause = clause_asked(t, ("quarantine", "bites"), aspect if asks_a_clause else asked_words(tracker),

@@ -114,6 +114,8 @@ def read(tracker: Tracker, intent: str) -> Turn:
                 said, intent, last["intent"])) else last["intent"]
         followed = with_message(tracker, merged, ask, aspect or None)
         followed.latest_message["values_said"] = bool(said.entities)  # a correction: computed again, no new clause
+        # ... and said as a statement ("no sorry, his shots lapsed"), its other words ask no clause of their own
+        followed.latest_message["corrects"] = bool(said.entities) and "?" not in said.text
         return Turn(ask, followed, True, events, last, rule_again=asks_the_rule_again(said.text))
     context = context_for(facts(tracker), intent, said)
     if before is not None and refers_back(said.text):

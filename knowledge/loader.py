@@ -335,11 +335,12 @@ def _load_topics(path: Path, sections, params) -> dict[str, Topic]:
             raise f.fail(f"{key}.rules", "must be a mapping of rule names")
         for name, rule in raw_rules.items():
             r = f.mapping(rule, f"{key}.rules.{name}", {"text", "section", "quote"},
-                          {"lead", "asks", "alone", "examples"})
+                          {"lead", "asks", "alone", "examples", "when_said"})
             text = f.text(r["text"], f"{key}.rules.{name}.text")
             lead = f.text(r.get("lead"), f"{key}.rules.{name}.lead", allow_empty=True)
             asks = f.text(r.get("asks"), f"{key}.rules.{name}.asks", allow_empty=True)
             examples = f.examples(r.get("examples"), f"{key}.rules.{name}.examples")
+            when_said = f.text(r["when_said"], f"{key}.rules.{name}.when_said") if "when_said" in r else ""
             alone = r.get("alone", False)
             if not isinstance(alone, bool):
                 raise f.fail(f"{key}.rules.{name}.alone", "must be true or false")
@@ -347,7 +348,7 @@ def _load_topics(path: Path, sections, params) -> dict[str, Topic]:
                 _check_placeholders(f, part, f"{key}.rules.{name}", params)
             rules[name] = Rule(text, _cite(f, sections, {"section": r["section"], "quote": r["quote"]},
                                            f"{key}.rules.{name}"), lead=" ".join(lead.split()), asks=asks, alone=alone,
-                                           examples=examples)
+                                           examples=examples, when_said=" ".join(when_said.split()))
         topics[key] = Topic(key=key, title=catalogue[key]["title"], covered=t["covered"], summary=summary,
                             citations=citations, caveats=caveats, note=note,
                             handler=catalogue[key]["handler"], rules=rules)

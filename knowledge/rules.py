@@ -63,6 +63,9 @@ class Rule(TopicRule):
     #: leading, the rule is the whole answer: the topic's summary and other rules do not apply to what it
     #: answers ("the fine for too many dogs": no fine is named, so the other fines are not listed)
     alone: bool = False
+    #: words one of which the question must say for the rule to be ranked at all (a rule for a situation only
+    #: the resident can tell us of: a neighbourhood rabies quarantine); empty: always ranked
+    when_said: str = ""
 
 
 def words(text: str) -> list[str]:
@@ -119,13 +122,23 @@ class Ranker:
 
     def combined(self, question: str) -> tuple[list[float], bool]:
         """Each entry's score for ``question`` and whether meaning was part of it: similarity of meaning plus
-        BM25_WEIGHT times BM25 over the question's best BM25 (with a scorer), else BM25 alone."""
+        BM25_WEIGHT times BM25 over the question's best BM25 (with a scorer), else BM25 alone. A rule whose
+        `when_said` words the question does not say scores UNSAID."""
         bm25 = self.scores(question)
         if _MEANING is None or not self.entries or not (question or "").strip():
-            return bm25, False
+            return self._unsaid_out(question, bm25), False
         top = max(bm25) or 1.0
         meaning = _MEANING(self.town, self.entries, question)
-        return [m + BM25_WEIGHT * b / top for m, b in zip(meaning, bm25)], True
+        return self._unsaid_out(question, [m + BM25_WEIGHT * b / top for m, b in zip(meaning, bm25)]), True
+
+    def _unsaid_out(self, question: str, scores: list[float]) -> list[float]:
+        said = set(words(question))
+        return [UNSAID if r.when_said and not said & set(words(r.when_said)) else s
+                for (_, _, r), s in zip(self.entries, scores)]
+
+
+#: the score of a rule whose situation the question does not name (Rule.when_said): below any real score
+UNSAID = -1.0
 
 
 def ranker(town: Town) -> Ranker:

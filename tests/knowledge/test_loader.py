@@ -140,3 +140,10 @@ def test_a_key_said_twice_in_one_mapping_is_named(kb):
     path = kb / "towns/dunkirk/fees.yml"
     path.write_text("dog_license.late_fee:\n  value: 10\n  value: 12\n  since: 2027-01-01\n  source: Resolution 1\n")
     fails(kb, "fees.yml", "value", "key said twice in one mapping (line 3)")
+
+
+def test_an_empty_when_said_is_named(kb):
+    def change(d):
+        d["quarantine"]["rules"]["area_quarantine"]["when_said"] = " "
+    edit(kb / "towns/dunkirk/topics.yml", change)
+    fails(kb, "topics.yml", "quarantine.rules.area_quarantine.when_said", "non-empty")
