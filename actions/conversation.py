@@ -31,6 +31,7 @@ def config() -> dict:
             "topics": [(re.compile(r"\b(?:" + "|".join(g["words"].split()) + r")\b", re.I), frozenset(g["intents"]))
                        for g in data["topic_words"]],
             "filler": frozenset(data["filler"].split()),
+            "other_senses": re.compile(r"\b(?:" + "|".join(data["other_senses"]) + r")\b", re.I),
             "rule_again": frozenset(data["rule_again"].split()),
             "rule_asked": frozenset(data["rule_asked"].split()),
             "question_openers": frozenset(data["question_openers"].split()),
@@ -39,6 +40,8 @@ def config() -> dict:
             "what_to_do": re.compile(r"(?:%s )*(?:%s)(?: %s)?" % (
                 data["what_to_do_opening"], "|".join(data["what_to_do"]), data["what_to_do_closing"]), re.I),
             "complaint_topics": frozenset(data["complaint_topics"]),
+            "duty_rules": dict(data["duty_rules"]),
+            "not_a_time": frozenset(data["not_a_time"]),
             "others_animal": re.compile(r"\b(?:" + "|".join(data["others_animal"]) + r")\b", re.I)}
 
 
@@ -206,8 +209,9 @@ _WORD = re.compile(r"[a-z0-9']+", re.I)
 def topics_named(text: str) -> frozenset:
     """The intents whose topic the message names by its words (actions/conversation.yml `topic_words`)."""
     out = frozenset()
+    text = config()["other_senses"].sub(" ", text or "")  # "he's fine": well, not a penalty
     for words, intents in config()["topics"]:
-        if words.search(text or ""):
+        if words.search(text):
             out |= intents
     return out
 
@@ -313,14 +317,27 @@ def asks_the_rule_again(text: str) -> bool:
         w in cfg["rule_asked"] for w in words) and not names_a_topic(text)
 
 
-def asks_what_to_do_about_another(text: str, last: dict) -> bool:
-    """"what can I do about it?", said as the whole message, after a question about a neighbour's animal and a
-    nuisance a resident complains of (barking, a dog at large): how to have the rules enforced
-    (actions/conversation.yml `what_to_do`, `others_animal`, `complaint_topics`)."""
+def asks_what_to_do(text: str) -> bool:
+    """"what can I do about it?", "ok so what do we have to do now?": said as the whole message (after any "he's
+    fine"), nothing else asked (actions/conversation.yml `what_to_do`)."""
     cfg = config()
-    plain = " ".join(re.findall(r"[a-z']+", (text or "").lower()))
-    return last.get("intent") in cfg["complaint_topics"] and bool(cfg["what_to_do"].fullmatch(plain)) \
+    plain = " ".join(re.findall(r"[a-z']+", cfg["other_senses"].sub(" ", (text or "").lower())))
+    return bool(cfg["what_to_do"].fullmatch(plain))
+
+
+def asks_what_to_do_about_another(text: str, last: dict) -> bool:
+    """"what can I do about it?" after a question about a neighbour's animal and a nuisance a resident complains
+    of (barking, a dog at large): how to have the rules enforced (`others_animal`, `complaint_topics`)."""
+    cfg = config()
+    return last.get("intent") in cfg["complaint_topics"] and asks_what_to_do(text) \
         and bool(cfg["others_animal"].search(last.get("text") or ""))
+
+
+def duty_rule(text: str, last: dict) -> tuple[str, str] | None:
+    """The topic and rule naming the owner's duties when "what do we have to do now?" follows a question on a
+    topic that has them (a bite: report it and confine the animal; `duty_rules`), else None."""
+    named = config()["duty_rules"].get(last.get("intent"))
+    return tuple(named.split(".", 1)) if named and asks_what_to_do(text) else None
 
 
 def refers_back(text: str) -> bool:
@@ -341,6 +358,9 @@ def _pairs(said: Said) -> dict[int, dict]:
 def _target(last: Said, e: dict, new: Said) -> dict | None:
     """The entity of the last question that ``e`` (of the follow-up) takes the place of, or None. A bare number
     said after a question about a clock time is the hour ("tonight at 8" ... "i mean 9")."""
+    if e["entity"] == "when" and any(x["entity"] == "incident" for x in last.entities) and \
+            " ".join(new.text[e["start"]:e["end"]].lower().split()) in config()["not_a_time"]:
+        return None  # "what do we do now?" after a bite: the bite's day stays ("what about now?" to burn moves)
     same = [x for x in last.entities if x["entity"] == e["entity"]]
     if not same and e["entity"] == "when" and re.fullmatch(r"\s*\d{1,3}\s*", new.text[e["start"]:e["end"]]):
         counts = [x for x in last.entities if x["entity"] == "count"]

@@ -16,7 +16,7 @@ from rasa_sdk.events import SlotSet
 
 from . import common, parsing
 from .conversation import (Said, asks_the_rule_again, asks_what_to_do_about_another, brings_facts_for, context_for,
-                           facts_in, family, is_follow_up, joined, kept, merge, refers_back, states_a_condition,
+                           duty_rule, facts_in, family, is_follow_up, joined, kept, merge, refers_back, states_a_condition,
                            supports)
 
 FACTS, LAST_QUESTION, LAST_ANSWER = "facts", "last_question", "last_answer"
@@ -104,6 +104,13 @@ def read(tracker: Tracker, intent: str) -> Turn:
             asked = with_message(tracker, said, f"ask_{key}")
             asked.latest_message["rule"] = COMPLAINT_RULE if key != "enforcement" else "answer"
             return Turn(f"ask_{key}", asked, False, events, last)
+    duty = duty_rule(said.text, last) if last else None
+    if duty is not None and duty[0] in common.town().topics and common.town().topics[duty[0]].covered:
+        # "what do we have to do now?" after a bite: the owner's duties (report it, confine the animal, 7.02-9)
+        key, rule = duty
+        asked = with_message(tracker, Said.of(last) or said, f"ask_{key}")
+        asked.latest_message["rule"] = rule
+        return Turn(f"ask_{key}", asked, False, events, last)
     if last and is_follow_up(said, intent, before if before else Said(""), confidence, last["intent"]):
         if before is None:  # the last answer was computed from the form's answers (inputs), not a message
             return Turn(last["intent"], tracker, True, events, last)

@@ -890,3 +890,11 @@ def test_after_a_dated_bite_a_question_about_walks_or_the_other_dog_never_gets_a
         assert "7.02-5(a)" not in lead and "7.02-5(b)" not in lead and "exempt" not in lead, (follow_up, lead)
     lead = _after(bite, "ask_bites", said, "who do i call", "ask_bites")
     assert "law enforcement officer" in lead  # a telling word ("call") still picks the reporting rule
+
+
+def test_hes_fine_what_do_we_have_to_do_now_after_a_bite_gets_the_owners_duties_not_a_fine():
+    own = "our cat bit my nephew yesterday when he grabbed her"
+    said = [ent(own, "cat", "animal", "cat"), ent(own, "bit", "incident", "bite"), ent(own, "yesterday", "when")]
+    for intent in ("ask_animal_penalties", "followup"):
+        lead = _after(own, "ask_bites", said, "hes fine. what do we have to do now", intent)
+        assert lead.startswith("Report the bite") and "$" not in lead, (intent, lead)

@@ -198,3 +198,21 @@ def test_what_to_do_is_the_complaint_procedure_only_as_the_whole_message_after_a
     assert not asks("what can i do about it", own)  # one's own animal: the rule itself
     bite = {"intent": "ask_bites", "text": "the neighbor's dog bit my son"}
     assert not asks("what do we have to do", bite)  # after a bite: the duties the bite brings
+
+
+def test_now_in_a_follow_up_keeps_the_bites_day_but_moves_a_burning_time():
+    bite = said("our cat bit my nephew yesterday", ("bit", "incident"), ("yesterday", "when"))
+    merged, _ = merge(bite, said("what do we do now", ("now", "when")))
+    assert "yesterday" in merged.text
+    burn = said("can i burn tomorrow at 3", ("tomorrow at 3", "when"))
+    merged, _ = merge(burn, said("what about now", ("now", "when")))
+    assert "tomorrow" not in merged.text and "now" in merged.text
+
+
+def test_what_do_we_have_to_do_after_a_bite_is_the_owners_duties_even_after_hes_fine():
+    from actions.conversation import duty_rule
+    bite = {"intent": "ask_bites", "text": "our cat bit my nephew yesterday"}
+    assert duty_rule("hes fine. what do we have to do now", bite) == ("bites", "answer")
+    assert duty_rule("what should we do?", {"intent": "ask_quarantine", "text": "how long is the quarantine"})
+    assert duty_rule("what do we have to do to license him", bite) is None  # a question of its own
+    assert duty_rule("what do we have to do now", {"intent": "ask_barking", "text": "my dog barks"}) is None
