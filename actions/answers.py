@@ -271,8 +271,8 @@ def asked_words(tracker: Tracker) -> str:
     ("what's the fee?" after an impound answer), else the whole question (a follow-up's with the last one's:
     "what can I do?" asks about what was said before)."""
     aspect = tracker.latest_message.get("aspect")
-    if aspect and len(rules.words(aspect)) >= 2:
-        return aspect
+    if aspect and len(rules.words(aspect)) >= 2 and not tracker.latest_message.get("corrects"):
+        return aspect  # a correction's other words ("oops, it's more like 30 feet") ask nothing of their own
     return common.text_of(tracker)
 
 
@@ -757,6 +757,9 @@ class ActionNote(Action):
         asked_back = hour_of_a_planned_burn(dispatcher, tracker, new)
         if asked_back is not None:
             return dialogue.remember_facts(tracker) + asked_back
+        claim = claim_topic(tracker) if new else None
+        if claim is not None:  # "my neighbor says you can have 6 dogs on a farm": checked, not only noted
+            return await answer_turn(dialogue.read(tracker, claim), dispatcher, domain)
         if new:
             common.send_text(dispatcher, tracker, noted(new) + " What would you like to know?")
             return dialogue.remember_facts(tracker) + dialogue.guessed(tracker)
@@ -764,6 +767,32 @@ class ActionNote(Action):
             common.send_text(dispatcher, tracker, "OK. Anything else about licenses, animals or burning?")
             return []
         return await ActionHelp().run(dispatcher, tracker, domain)
+
+
+#: a reported claim is answered on the topic the classifier ranked first among the questions when at least this
+#: sure of it (and the meaning of the town's rules does not name another): below, it is only noted
+CLAIM_FLOOR = 0.2
+
+
+def claim_topic(tracker: Tracker) -> str | None:
+    """The question a message reporting what someone else said asks ("the deputy told me I can burn 30 ft from
+    the garage": the setbacks), or None when it reports nothing or its topic is unclear."""
+    text = common.text_of(tracker)
+    if not conversation.reports_a_claim(text):
+        return None
+    ranked = [r for r in tracker.latest_message.get("intent_ranking") or [] if str(r.get("name")).startswith("ask_")
+              and r.get("name") != "ask_section"]
+    uses = conversation.config()["uses"]
+    kinds = {k for f in facts_in(dialogue.said_of(tracker)) for k in f["kinds"]} - {"animal"}
+    for r in ranked:  # "6 dogs": the first-ranked question that uses a count (the limit), not any farm rule
+        if float(r.get("confidence") or 0) >= CLAIM_FLOOR / 4 and any(r["name"] in uses.get(k, ()) for k in kinds):
+            return r["name"]
+    meant = topic_meant(common.town(), text)
+    if meant is not None:
+        return meant
+    if ranked and float(ranked[0].get("confidence") or 0) >= CLAIM_FLOOR:
+        return ranked[0]["name"]
+    return None
 
 
 def hour_of_a_planned_burn(dispatcher, tracker: Tracker, new: list[dict]) -> list | None:

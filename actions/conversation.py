@@ -31,6 +31,8 @@ def config() -> dict:
             "topics": [(re.compile(r"\b(?:" + "|".join(g["words"].split()) + r")\b", re.I), frozenset(g["intents"]))
                        for g in data["topic_words"]],
             "filler": frozenset(data["filler"].split()),
+            "reported_claim": re.compile(r"\b(?:" + "|".join(" ".join(x.split()) for x in data["reported_claim"])
+                                         + r")", re.I),
             "other_senses": re.compile(r"\b(?:" + "|".join(data["other_senses"]) + r")\b", re.I),
             "rule_again": frozenset(data["rule_again"].split()),
             "rule_asked": frozenset(data["rule_asked"].split()),
@@ -315,6 +317,12 @@ def asks_the_rule_again(text: str) -> bool:
     asked = "?" in text or opening in cfg["question_openers"]
     return asked and all(w in cfg["rule_again"] or w in cfg["filler"] for w in words) and any(
         w in cfg["rule_asked"] for w in words) and not names_a_topic(text)
+
+
+def reports_a_claim(text: str) -> bool:
+    """"my neighbor says you can have 6 dogs on a farm": what someone else said, which the resident asks us to
+    check (actions/conversation.yml `reported_claim`)."""
+    return bool(config()["reported_claim"].search(text or ""))
 
 
 def asks_what_to_do(text: str) -> bool:

@@ -898,3 +898,20 @@ def test_hes_fine_what_do_we_have_to_do_now_after_a_bite_gets_the_owners_duties_
     for intent in ("ask_animal_penalties", "followup"):
         lead = _after(own, "ask_bites", said, "hes fine. what do we have to do now", intent)
         assert lead.startswith("Report the bite") and "$" not in lead, (intent, lead)
+
+
+def test_a_claim_someone_else_made_is_checked_against_the_law_not_only_noted():
+    from actions.answers import ActionNote
+    claim = "my neighbor says you can have 6 dogs if youre on a farm"
+    said = [ent(claim, "6", "count"), ent(claim, "dogs", "animal", "dog")]
+    ranking = [{"name": "inform", "confidence": 0.5}, {"name": "ask_livestock", "confidence": 0.2},
+               {"name": "ask_animal_limits", "confidence": 0.15}]
+    d = CollectingDispatcher()
+    run(ActionNote(), d, make_tracker(claim, "inform", said, ranking=ranking))
+    lead = texts(d)[0].split("\n")[0]
+    assert not lead.startswith("Noted") and "5 dogs" in lead and "7.02-17" in lead  # the limit, which uses a count
+    fact = "we have 6 dogs"
+    d = CollectingDispatcher()
+    run(ActionNote(), d, make_tracker(fact, "inform", [ent(fact, "6", "count"), ent(fact, "dogs", "animal", "dog")],
+                                      ranking=ranking))
+    assert texts(d)[0].startswith("Noted: 6 dogs")  # a fact of one's own is noted for the next question
