@@ -466,6 +466,9 @@ _OTHERWISE = re.compile(r"^\s*(?:and|but|so|ok(?:ay)?)?\W*(?:what\s+)?if\s+(?:he
                         r"it'?s|the dog|the cat)?\s*(?:does\s*n[o']?t|doesn'?t|dont|don'?t|isn'?t|is not|wasn'?t|was not|"
                         r"hasn'?t|has not|didn'?t|did not|aren'?t|hadn'?t|not)(?:\s+(?:have|had|one|them|it|any))?\s*"
                         r"[?.!]*\s*$", re.I)
+#: "and if she was?" after "she's not vaccinated": the positive turns over only a "not" fact
+_OTHERWISE_YES = re.compile(r"^\s*(?:and|but|so|ok(?:ay)?)?\W*(?:what\s+)?if\s+(?:he|she|it|they|the dog|the cat)\s*"
+                            r"(?:was|is|were|are|does|did|has|had)(?:\s+(?:one|them|it|some))?\s*[?.!]*\s*$", re.I)
 #: a yes-or-no fact and its opposite (the entity's value, and words the handlers read as it)
 _OPPOSITE = {"vaccinated": ("unvaccinated", "not vaccinated"), "unvaccinated": ("vaccinated", "vaccinated"),
              "neutered": ("unneutered", "not spayed or neutered"), "unneutered": ("neutered", "spayed or neutered")}
@@ -474,9 +477,11 @@ _OPPOSITE = {"vaccinated": ("unvaccinated", "not vaccinated"), "unvaccinated": (
 def _otherwise(last: Said, new: Said) -> Said:
     """"and if it doesn't?" after "... if the dog has its shots": the last question's one yes-or-no fact (shots,
     spayed or neutered) turned over, said as a value the merge puts in its place. Otherwise ``new`` unchanged."""
-    if new.entities or not _OTHERWISE.match(new.text):
+    negative = not new.entities and bool(_OTHERWISE.match(new.text))
+    if not negative and (new.entities or not _OTHERWISE_YES.match(new.text)):
         return new
-    facts = [e for e in last.entities if str(e.get("value")) in _OPPOSITE]
+    facts = [e for e in last.entities if str(e.get("value")) in _OPPOSITE
+             and (negative or str(e.get("value")).startswith("un"))]
     if len(facts) != 1:
         return new  # none, or two ("spayed and vaccinated"): which one is turned over is not said
     value, words = _OPPOSITE[str(facts[0]["value"])]

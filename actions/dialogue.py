@@ -116,9 +116,12 @@ def read(tracker: Tracker, intent: str) -> Turn:
             return Turn(last["intent"], tracker, True, events, last)
         merged, aspect = merge(before, said)
         # "can I do it tomorrow at 9?" after the burning rules: the burning question it asks, on what was said
+        # ... unless it states a fact only the last question uses ("and for a rabies exposure?" after a bite
+        # quarantine: the exposure's quarantine, not the rabies-shot rule)
         ask = intent if intent.startswith("ask_") and confidence >= 0.5 and intent in family(last["intent"]) and (
             not states_a_condition(said.text)) and (supports(intent, said.text) or brings_facts_for(
-                said, intent, last["intent"])) else last["intent"]
+                said, intent, last["intent"])) and not brings_facts_for(said, last["intent"], intent) \
+            else last["intent"]
         followed = with_message(tracker, merged, ask, aspect or None)
         followed.latest_message["values_said"] = bool(said.entities)  # a correction: computed again, no new clause
         # ... and said as a statement ("no sorry, his shots lapsed"), its other words ask no clause of their own

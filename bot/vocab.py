@@ -71,7 +71,12 @@ VACCINATED = {
                      "not current on rabies", "not current on his rabies", "not current on her rabies",
                      "not current on vaccinations", "not current on his shots", "not current on her shots",
                      "shots are expired", "expired shots", "lapsed shots", "shots ran out", "out of date on shots",
-                     "not up to date on his shots", "not up to date on her shots"],
+                     "not up to date on his shots", "not up to date on her shots", "no rabies papers",
+                     "no proof of rabies", "no proof of vaccination", "no rabies certificate", "cant find his rabies papers",
+                     "can't find his rabies papers", "cant find her rabies papers", "can't find her rabies papers",
+                     "cant find the rabies papers", "can't find the rabies papers", "lost his rabies papers",
+                     "lost her rabies papers", "lost the rabies certificate", "cant find his rabies certificate",
+                     "can't find his rabies certificate"],
 }
 INCIDENT = {
     "bite": ["bit", "bite", "bites", "bitten", "biting", "bitt", "nipped", "nip"],

@@ -915,3 +915,12 @@ def test_a_claim_someone_else_made_is_checked_against_the_law_not_only_noted():
     run(ActionNote(), d, make_tracker(fact, "inform", [ent(fact, "6", "count"), ent(fact, "dogs", "animal", "dog")],
                                       ranking=ranking))
     assert texts(d)[0].startswith("Noted: 6 dogs")  # a fact of one's own is noted for the next question
+
+
+def test_a_follow_up_stating_a_fact_only_the_last_topic_uses_stays_on_that_topic():
+    bite = "how long is quarantine after a dog bite"
+    said = [ent(bite, "dog", "animal", "dog"), ent(bite, "bite", "incident", "bite")]
+    follow = "and for a rabies exposure if hes not vaccinated?"
+    new = [ent(follow, "exposure", "incident", "exposure"), ent(follow, "not vaccinated", "vaccinated", "unvaccinated")]
+    lead = _after(bite, "ask_quarantine", said, follow, "ask_rabies_vaccination", new)
+    assert "180 days" in lead and "7.02-5(d)(3)a" in lead, lead  # the exposure's quarantine, not the shot rule

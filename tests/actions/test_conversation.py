@@ -216,3 +216,12 @@ def test_what_do_we_have_to_do_after_a_bite_is_the_owners_duties_even_after_hes_
     assert duty_rule("what should we do?", {"intent": "ask_quarantine", "text": "how long is the quarantine"})
     assert duty_rule("what do we have to do to license him", bite) is None  # a question of its own
     assert duty_rule("what do we have to do now", {"intent": "ask_barking", "text": "my dog barks"}) is None
+
+
+def test_and_if_she_was_turns_over_a_not_fact_only():
+    last = _valued("how long is the quarantine, she's not vaccinated", "not vaccinated", "vaccinated", "unvaccinated")
+    merged, _ = merge(last, Said("and if she was?", []))
+    assert [e["value"] for e in merged.entities] == ["vaccinated"]
+    last = _valued("how long is the quarantine, she's vaccinated", "vaccinated", "vaccinated", "vaccinated")
+    merged, _ = merge(last, Said("and if she was?", []))
+    assert [e["value"] for e in merged.entities] == ["vaccinated"]  # nothing to turn over
