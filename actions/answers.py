@@ -772,6 +772,8 @@ class ActionNote(Action):
 #: a reported claim is answered on the topic the classifier ranked first among the questions when at least this
 #: sure of it (and the meaning of the town's rules does not name another): below, it is only noted
 CLAIM_FLOOR = 0.2
+#: ... or a question ranked at least this share of the first one that uses the facts the claim states
+CLAIM_CLOSE = 0.5
 
 
 def claim_topic(tracker: Tracker) -> str | None:
@@ -780,19 +782,23 @@ def claim_topic(tracker: Tracker) -> str | None:
     text = common.text_of(tracker)
     if not conversation.reports_a_claim(text):
         return None
+    # a claim asks whether a rule is so, never whether one may burn at this moment: "my neighbor says you can burn
+    # brush during a burn ban" is the no-burning order's rule, not "Yes, you may burn brush now"
     ranked = [r for r in tracker.latest_message.get("intent_ranking") or [] if str(r.get("name")).startswith("ask_")
-              and r.get("name") != "ask_section"]
+              and r.get("name") not in ("ask_section", "ask_can_burn")]
+    if not ranked:
+        return None
+    top = float(ranked[0].get("confidence") or 0)
     uses = conversation.config()["uses"]
     kinds = {k for f in facts_in(dialogue.said_of(tracker)) for k in f["kinds"]} - {"animal"}
-    for r in ranked:  # "6 dogs": the first-ranked question that uses a count (the limit), not any farm rule
-        if float(r.get("confidence") or 0) >= CLAIM_FLOOR / 4 and any(r["name"] in uses.get(k, ()) for k in kinds):
+    for r in ranked:  # "6 dogs": the close-ranked question that uses a count (the limit), not any farm rule
+        if float(r.get("confidence") or 0) >= max(CLAIM_FLOOR / 4, top * CLAIM_CLOSE) and \
+                any(r["name"] in uses.get(k, ()) for k in kinds):
             return r["name"]
     meant = topic_meant(common.town(), text)
-    if meant is not None:
+    if meant is not None and meant != "ask_can_burn":
         return meant
-    if ranked and float(ranked[0].get("confidence") or 0) >= CLAIM_FLOOR:
-        return ranked[0]["name"]
-    return None
+    return ranked[0]["name"] if top >= CLAIM_FLOOR else None
 
 
 def hour_of_a_planned_burn(dispatcher, tracker: Tracker, new: list[dict]) -> list | None:

@@ -31,8 +31,8 @@ def config() -> dict:
             "topics": [(re.compile(r"\b(?:" + "|".join(g["words"].split()) + r")\b", re.I), frozenset(g["intents"]))
                        for g in data["topic_words"]],
             "filler": frozenset(data["filler"].split()),
-            "reported_claim": re.compile(r"\b(?:" + "|".join(" ".join(x.split()) for x in data["reported_claim"])
-                                         + r")", re.I),
+            "reported_claim": re.compile(r"\b(?:%s)(?:'s|\s+\S+){0,5}?\s+(?:%s)\b" % (
+                "|".join(data["claim_by"]), "|".join(data["claim_verb"])), re.I),
             "other_senses": re.compile(r"\b(?:" + "|".join(data["other_senses"]) + r")\b", re.I),
             "rule_again": frozenset(data["rule_again"].split()),
             "rule_asked": frozenset(data["rule_asked"].split()),
@@ -43,6 +43,8 @@ def config() -> dict:
                 data["what_to_do_opening"], "|".join(data["what_to_do"]), data["what_to_do_closing"]), re.I),
             "complaint_topics": frozenset(data["complaint_topics"]),
             "duty_rules": dict(data["duty_rules"]),
+            "duty_incident": data["duty_incident"],
+            "duty_intent": data["duty_intent"],
             "not_a_time": frozenset(data["not_a_time"]),
             "others_animal": re.compile(r"\b(?:" + "|".join(data["others_animal"]) + r")\b", re.I)}
 
@@ -211,7 +213,7 @@ _WORD = re.compile(r"[a-z0-9']+", re.I)
 def topics_named(text: str) -> frozenset:
     """The intents whose topic the message names by its words (actions/conversation.yml `topic_words`)."""
     out = frozenset()
-    text = config()["other_senses"].sub(" ", text or "")  # "he's fine": well, not a penalty
+    text = config()["other_senses"].sub(" ", (text or "").replace("\u2019", "'"))  # "he's fine": well, no penalty
     for words, intents in config()["topics"]:
         if words.search(text):
             out |= intents
@@ -226,6 +228,13 @@ def family(intent: str) -> frozenset:
         if intent in intents:
             out |= intents
     return out
+
+
+def names_only(text: str, intent: str) -> bool:
+    """Does every group of topic words the message says include ``intent`` ("and for a rabies exposure?" names
+    only the quarantine's own words; "and what's the fine for burning trash?" names the penalties too)?"""
+    text = config()["other_senses"].sub(" ", (text or "").replace("\u2019", "'"))
+    return all(intent in intents for words, intents in config()["topics"] if words.search(text))
 
 
 def brings_facts_for(said: Said, intent: str, last_intent: str) -> bool:
@@ -322,14 +331,14 @@ def asks_the_rule_again(text: str) -> bool:
 def reports_a_claim(text: str) -> bool:
     """"my neighbor says you can have 6 dogs on a farm": what someone else said, which the resident asks us to
     check (actions/conversation.yml `reported_claim`)."""
-    return bool(config()["reported_claim"].search(text or ""))
+    return bool(config()["reported_claim"].search((text or "").replace("\u2019", "'")))
 
 
 def asks_what_to_do(text: str) -> bool:
     """"what can I do about it?", "ok so what do we have to do now?": said as the whole message (after any "he's
     fine"), nothing else asked (actions/conversation.yml `what_to_do`)."""
     cfg = config()
-    plain = " ".join(re.findall(r"[a-z']+", cfg["other_senses"].sub(" ", (text or "").lower())))
+    plain = " ".join(re.findall(r"[a-z']+", cfg["other_senses"].sub(" ", (text or "").lower().replace("\u2019", "'"))))
     return bool(cfg["what_to_do"].fullmatch(plain))
 
 
@@ -344,8 +353,11 @@ def asks_what_to_do_about_another(text: str, last: dict) -> bool:
 def duty_rule(text: str, last: dict) -> tuple[str, str] | None:
     """The topic and rule naming the owner's duties when "what do we have to do now?" follows a question on a
     topic that has them (a bite: report it and confine the animal; `duty_rules`), else None."""
-    named = config()["duty_rules"].get(last.get("intent"))
-    return tuple(named.split(".", 1)) if named and asks_what_to_do(text) else None
+    cfg = config()
+    named = cfg["duty_rules"].get(last.get("intent"))
+    incidents = {str(e.get("value")) for e in last.get("entities") or [] if e.get("entity") == "incident"}
+    after = incidents == {cfg["duty_incident"]} or (not incidents and last.get("intent") == cfg["duty_intent"])
+    return tuple(named.split(".", 1)) if named and after and asks_what_to_do(text) else None
 
 
 def refers_back(text: str) -> bool:
@@ -366,9 +378,6 @@ def _pairs(said: Said) -> dict[int, dict]:
 def _target(last: Said, e: dict, new: Said) -> dict | None:
     """The entity of the last question that ``e`` (of the follow-up) takes the place of, or None. A bare number
     said after a question about a clock time is the hour ("tonight at 8" ... "i mean 9")."""
-    if e["entity"] == "when" and any(x["entity"] == "incident" for x in last.entities) and \
-            " ".join(new.text[e["start"]:e["end"]].lower().split()) in config()["not_a_time"]:
-        return None  # "what do we do now?" after a bite: the bite's day stays ("what about now?" to burn moves)
     same = [x for x in last.entities if x["entity"] == e["entity"]]
     if not same and e["entity"] == "when" and re.fullmatch(r"\s*\d{1,3}\s*", new.text[e["start"]:e["end"]]):
         counts = [x for x in last.entities if x["entity"] == "count"]
@@ -467,8 +476,8 @@ _OTHERWISE = re.compile(r"^\s*(?:and|but|so|ok(?:ay)?)?\W*(?:what\s+)?if\s+(?:he
                         r"hasn'?t|has not|didn'?t|did not|aren'?t|hadn'?t|not)(?:\s+(?:have|had|one|them|it|any))?\s*"
                         r"[?.!]*\s*$", re.I)
 #: "and if she was?" after "she's not vaccinated": the positive turns over only a "not" fact
-_OTHERWISE_YES = re.compile(r"^\s*(?:and|but|so|ok(?:ay)?)?\W*(?:what\s+)?if\s+(?:he|she|it|they|the dog|the cat)\s*"
-                            r"(?:was|is|were|are|does|did|has|had)(?:\s+(?:one|them|it|some))?\s*[?.!]*\s*$", re.I)
+_OTHERWISE_YES = re.compile(r"^\s*(?:and|but|so|ok(?:ay)?)?\W*(?:what\s+)?if\s+(?:he|she|the dog|the cat)\s*"
+                            r"(?:was|is|has|had)(?:\s+(?:one|them|some))?\s*[?.!]*\s*$", re.I)
 #: a yes-or-no fact and its opposite (the entity's value, and words the handlers read as it)
 _OPPOSITE = {"vaccinated": ("unvaccinated", "not vaccinated"), "unvaccinated": ("vaccinated", "vaccinated"),
              "neutered": ("unneutered", "not spayed or neutered"), "unneutered": ("neutered", "spayed or neutered")}
@@ -495,6 +504,16 @@ _SHOT_DAY = re.compile(r"\s*(?:(?:expired|lapsed|ran out|was|were|got|given|done
 _A_YEAR = re.compile(r"\b(?:\d{4}|years?)\b", re.I)
 
 
+def _no_time_dropped(last: Said, new: Said) -> Said:
+    """"what do we do now?" after "he bit her yesterday": "now" is no new day of the incident (its entity and
+    words left out, the bite stays yesterday's); "what about now?" after a burning time does move it."""
+    if not any(x["entity"] == "incident" for x in last.entities):
+        return new
+    drop = [e for e in new.entities if e["entity"] == "when"
+            and " ".join(new.text[e["start"]:e["end"]].lower().split()) in config()["not_a_time"]]
+    return _blanked(new, drop) if drop else new
+
+
 def _shot_dates_dropped(new: Said) -> Said:
     """A day said of the rabies shot ("his shot expired last year", "vaccinated in 2020") dates the shot, not the
     incident the last question was about: it is left out (its words too), the shot's status kept."""
@@ -516,7 +535,7 @@ def _shot_dates_dropped(new: Said) -> Said:
 def merge(last: Said, new: Said) -> tuple[Said, str]:
     """The last question with the follow-up's values in place of the old ones and its other words added, and
     what the follow-up asks beyond its values (its residue: "how long", "the fee"; "" when only values)."""
-    new = _shot_dates_dropped(_otherwise(last, new))
+    new = _no_time_dropped(last, _shot_dates_dropped(_otherwise(last, new)))
     last, new = _materials_replaced(last, new)
     text, ents = last.text, [dict(e) for e in last.entities]
     replaced = []

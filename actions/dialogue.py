@@ -16,8 +16,8 @@ from rasa_sdk.events import SlotSet
 
 from . import common, parsing
 from .conversation import (Said, asks_the_rule_again, asks_what_to_do_about_another, brings_facts_for, context_for,
-                           duty_rule, facts_in, family, is_follow_up, joined, kept, merge, refers_back, states_a_condition,
-                           supports)
+                           duty_rule, facts_in, family, is_follow_up, joined, kept, merge, names_only, refers_back,
+                           states_a_condition, supports)
 
 FACTS, LAST_QUESTION, LAST_ANSWER = "facts", "last_question", "last_answer"
 
@@ -120,12 +120,12 @@ def read(tracker: Tracker, intent: str) -> Turn:
         # quarantine: the exposure's quarantine, not the rabies-shot rule)
         ask = intent if intent.startswith("ask_") and confidence >= 0.5 and intent in family(last["intent"]) and (
             not states_a_condition(said.text)) and (supports(intent, said.text) or brings_facts_for(
-                said, intent, last["intent"])) and not brings_facts_for(said, last["intent"], intent) \
-            else last["intent"]
+                said, intent, last["intent"])) and not (brings_facts_for(said, last["intent"], intent)
+                                                     and names_only(said.text, last["intent"])) else last["intent"]
         followed = with_message(tracker, merged, ask, aspect or None)
         followed.latest_message["values_said"] = bool(said.entities)  # a correction: computed again, no new clause
         # ... and said as a statement ("no sorry, his shots lapsed"), its other words ask no clause of their own
-        followed.latest_message["corrects"] = bool(said.entities) and "?" not in said.text
+        followed.latest_message["corrects"] = bool(said.entities) and not common.looks_like_question(said.text)
         return Turn(ask, followed, True, events, last, rule_again=asks_the_rule_again(said.text))
     context = context_for(facts(tracker), intent, said)
     if before is not None and refers_back(said.text):

@@ -924,3 +924,22 @@ def test_a_follow_up_stating_a_fact_only_the_last_topic_uses_stays_on_that_topic
     new = [ent(follow, "exposure", "incident", "exposure"), ent(follow, "not vaccinated", "vaccinated", "unvaccinated")]
     lead = _after(bite, "ask_quarantine", said, follow, "ask_rabies_vaccination", new)
     assert "180 days" in lead and "7.02-5(d)(3)a" in lead, lead  # the exposure's quarantine, not the shot rule
+
+
+def test_a_claim_about_burning_is_never_answered_with_whether_one_may_burn_now():
+    from actions.answers import ActionNote
+    claim = "my neighbor says you can burn brush during a burn ban"
+    ranking = [{"name": "inform", "confidence": 0.5}, {"name": "ask_can_burn", "confidence": 0.3},
+               {"name": "ask_no_burning_order", "confidence": 0.25}]
+    d = CollectingDispatcher()
+    run(ActionNote(), d, make_tracker(claim, "inform", [ent(claim, "brush", "material")], ranking=ranking))
+    lead = texts(d)[0].split("\n")[0]
+    assert not lead.startswith("Yes") and "7.10" in lead, lead  # the no-burning order's rule
+
+
+def test_a_follow_up_naming_another_topics_words_leaves_the_last_topic():
+    burn = "can i burn trash tonight"
+    follow = "and whats the fine for burning trash?"
+    lead = _after(burn, "ask_can_burn", [ent(burn, "trash", "material"), ent(burn, "tonight", "when")], follow,
+                  "ask_burning_penalties", [ent(follow, "trash", "material")])
+    assert "7.13" in lead and not lead.startswith("Yes"), lead  # the burning penalties, not the burn again

@@ -203,7 +203,7 @@ def test_what_to_do_is_the_complaint_procedure_only_as_the_whole_message_after_a
 def test_now_in_a_follow_up_keeps_the_bites_day_but_moves_a_burning_time():
     bite = said("our cat bit my nephew yesterday", ("bit", "incident"), ("yesterday", "when"))
     merged, _ = merge(bite, said("what do we do now", ("now", "when")))
-    assert "yesterday" in merged.text
+    assert [e["value"] for e in merged.entities if e["entity"] == "when"] == ["yesterday"]
     burn = said("can i burn tomorrow at 3", ("tomorrow at 3", "when"))
     merged, _ = merge(burn, said("what about now", ("now", "when")))
     assert "tomorrow" not in merged.text and "now" in merged.text
@@ -213,9 +213,14 @@ def test_what_do_we_have_to_do_after_a_bite_is_the_owners_duties_even_after_hes_
     from actions.conversation import duty_rule
     bite = {"intent": "ask_bites", "text": "our cat bit my nephew yesterday"}
     assert duty_rule("hes fine. what do we have to do now", bite) == ("bites", "answer")
-    assert duty_rule("what should we do?", {"intent": "ask_quarantine", "text": "how long is the quarantine"})
+    assert duty_rule("what should we do?", {"intent": "ask_bites", "text": "how long is the quarantine"})
     assert duty_rule("what do we have to do to license him", bite) is None  # a question of its own
     assert duty_rule("what do we have to do now", {"intent": "ask_barking", "text": "my dog barks"}) is None
+    exposure = {"intent": "ask_quarantine", "text": "my dog was exposed to a rabid raccoon",
+                "entities": [{"entity": "incident", "value": "exposure", "start": 11, "end": 18}]}
+    assert duty_rule("what do we have to do now", exposure) is None  # an exposure's duties are not a bite's
+    assert duty_rule("he\u2019s fine. what do we do now", {**bite, "entities": [
+        {"entity": "incident", "value": "bite", "start": 8, "end": 11}]}) == ("bites", "answer")
 
 
 def test_and_if_she_was_turns_over_a_not_fact_only():
@@ -225,3 +230,6 @@ def test_and_if_she_was_turns_over_a_not_fact_only():
     last = _valued("how long is the quarantine, she's vaccinated", "vaccinated", "vaccinated", "vaccinated")
     merged, _ = merge(last, Said("and if she was?", []))
     assert [e["value"] for e in merged.entities] == ["vaccinated"]  # nothing to turn over
+    last = _valued("a bat got in, my dog is not vaccinated", "not vaccinated", "vaccinated", "unvaccinated")
+    merged, _ = merge(last, Said("and if it did?", []))
+    assert [e["value"] for e in merged.entities] == ["unvaccinated"]  # "it" is the bat: nothing turned over

@@ -162,13 +162,15 @@ def test_the_rule_ranking_is_the_same_without_examples(key):
 
 def test_a_rule_for_a_situation_the_resident_must_name_is_ranked_only_when_it_is_said(dunkirk):
     """`when_said` (knowledge/DATA.md): Dunkirk's neighbourhood rabies quarantine (7.02-5(a), (b)) is never the
-    answer to a question about one's own dog that names no neighbourhood, district or collar tag."""
+    answer to a question about one's own dog that names no neighbourhood, district or outbreak."""
     from knowledge import rules
     rk = rules.ranker(dunkirk)
     names = [n for _, n, _ in rk.entries]
     for question, ranked in (("can i walk him during the quarantine", False), ("is my vaccinated dog exempt", False),
+                             ("does he have to stay inside the whole time", False),
+                             ("he has his rabies tag on his collar, does he still need to be quarantined", False),
                              ("rabies quarantine in our neighborhood, must my cats stay in", True),
-                             ("is a vaccinated dog with the tag on its collar exempt", True)):
+                             ("is a vaccinated dog with the tag on its collar exempt from the district quarantine", True)):
         scores, _ = rk.combined(question)
         area = [scores[names.index(n)] for n in ("area_quarantine", "area_exemption")]
         assert (max(area) > rules.UNSAID) == ranked, question
