@@ -13,6 +13,7 @@ the right facts.
 from __future__ import annotations
 
 import html
+import http.client
 import itertools
 import random
 import re
@@ -166,7 +167,9 @@ class Resident:
             t0 = time.monotonic()
             try:
                 status, reply = sms_request(self.web_url(), self.from_, body, sid, self.timeout)
-            except (urllib.error.URLError, OSError, TimeoutError):
+            except (urllib.error.URLError, OSError, TimeoutError, http.client.HTTPException):
+                # no answer, or one cut off when the web process was killed mid-reply (IncompleteRead): for
+                # Twilio a failed attempt, retried with the same MessageSid
                 with self.ledger.lock:
                     self.ledger.unreachable += 1
                 continue
