@@ -210,10 +210,21 @@ _OPENER = re.compile(r"^\s*(?:and|also|so|ok(?:ay)?|what about|how about|what if
 _WORD = re.compile(r"[a-z0-9']+", re.I)
 
 
+def _straight(text: str) -> str:
+    """The message with typographic apostrophes made plain ("he\u2019s" -> "he's")."""
+    return (text or "").replace("\u2019", "'")
+
+
+def _plain(text: str) -> str:
+    """The message as topic words are looked for in it: plain apostrophes, and the words that only look like a
+    topic's taken out ("he's fine": well, no penalty; actions/conversation.yml `other_senses`)."""
+    return config()["other_senses"].sub(" ", _straight(text))
+
+
 def topics_named(text: str) -> frozenset:
     """The intents whose topic the message names by its words (actions/conversation.yml `topic_words`)."""
     out = frozenset()
-    text = config()["other_senses"].sub(" ", (text or "").replace("\u2019", "'"))  # "he's fine": well, no penalty
+    text = _plain(text)
     for words, intents in config()["topics"]:
         if words.search(text):
             out |= intents
@@ -233,7 +244,7 @@ def family(intent: str) -> frozenset:
 def names_only(text: str, intent: str) -> bool:
     """Does every group of topic words the message says include ``intent`` ("and for a rabies exposure?" names
     only the quarantine's own words; "and what's the fine for burning trash?" names the penalties too)?"""
-    text = config()["other_senses"].sub(" ", (text or "").replace("\u2019", "'"))
+    text = _plain(text)
     return all(intent in intents for words, intents in config()["topics"] if words.search(text))
 
 
@@ -331,14 +342,14 @@ def asks_the_rule_again(text: str) -> bool:
 def reports_a_claim(text: str) -> bool:
     """"my neighbor says you can have 6 dogs on a farm": what someone else said, which the resident asks us to
     check (actions/conversation.yml `reported_claim`)."""
-    return bool(config()["reported_claim"].search((text or "").replace("\u2019", "'")))
+    return bool(config()["reported_claim"].search(_straight(text)))
 
 
 def asks_what_to_do(text: str) -> bool:
     """"what can I do about it?", "ok so what do we have to do now?": said as the whole message (after any "he's
     fine"), nothing else asked (actions/conversation.yml `what_to_do`)."""
     cfg = config()
-    plain = " ".join(re.findall(r"[a-z']+", cfg["other_senses"].sub(" ", (text or "").lower().replace("\u2019", "'"))))
+    plain = " ".join(re.findall(r"[a-z']+", _plain(text).lower()))
     return bool(cfg["what_to_do"].fullmatch(plain))
 
 

@@ -21,6 +21,7 @@ from .errors import KnowledgeError, NeedsClarification
 from .model import (MATERIAL_KINDS, PLACEHOLDER, Citation, Contact, Definition, Gap, MaterialGroup, Paragraph,
                     Parameter, Section, Topic, Town, Value, material_words, term_key)
 from .rules import Rule
+from .rules import words as _words
 
 ROOT = Path(__file__).resolve().parent
 UNITS = {"USD", "dogs", "cats", "animals", "days", "weeks", "months", "years", "feet", "inches",
@@ -341,6 +342,9 @@ def _load_topics(path: Path, sections, params) -> dict[str, Topic]:
             asks = f.text(r.get("asks"), f"{key}.rules.{name}.asks", allow_empty=True)
             examples = f.examples(r.get("examples"), f"{key}.rules.{name}.examples")
             when_said = f.text(r["when_said"], f"{key}.rules.{name}.when_said") if "when_said" in r else ""
+            if when_said and not all(_words(g) for g in when_said.split(";")):
+                raise f.fail(f"{key}.rules.{name}.when_said",
+                             "each group (between ';') must name at least one word of three letters or more")
             alone = r.get("alone", False)
             if not isinstance(alone, bool):
                 raise f.fail(f"{key}.rules.{name}.alone", "must be true or false")

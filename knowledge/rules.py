@@ -63,8 +63,9 @@ class Rule(TopicRule):
     #: leading, the rule is the whole answer: the topic's summary and other rules do not apply to what it
     #: answers ("the fine for too many dogs": no fine is named, so the other fines are not listed)
     alone: bool = False
-    #: words one of which the question must say for the rule to be ranked at all (a rule for a situation only
-    #: the resident can tell us of: a neighbourhood rabies quarantine); empty: always ranked
+    #: what the question must say for the rule to be ranked at all (a rule for a situation only the resident
+    #: can tell us of: a neighbourhood rabies quarantine): groups separated by ";", one of which the question
+    #: says every word of ("neighborhood; area quarantine"); empty: always ranked
     when_said: str = ""
 
 
@@ -113,6 +114,9 @@ class Ranker:
         self.index = bm25s.BM25()
         corpus = [_document(town.topics[k], n, r) for k, n, r in self.entries] or [["empty"]]
         self.index.index(corpus, show_progress=False)
+        #: each entry's `when_said` as groups of stems (None: always ranked), stemmed once here
+        self.said_groups = [[set(words(g)) for g in r.when_said.split(";") if words(g)] if r.when_said else None
+                            for _, _, r in self.entries]
 
     def scores(self, question: str) -> list[float]:
         terms = [w for w in words(question) if w in self.index.vocab_dict]
@@ -133,8 +137,8 @@ class Ranker:
 
     def _unsaid_out(self, question: str, scores: list[float]) -> list[float]:
         said = set(words(question))
-        return [UNSAID if r.when_said and not said & set(words(r.when_said)) else s
-                for (_, _, r), s in zip(self.entries, scores)]
+        return [UNSAID if groups is not None and not any(g <= said for g in groups) else s
+                for groups, s in zip(self.said_groups, scores)]
 
 
 #: the score of a rule whose situation the question does not name (Rule.when_said): below any real score

@@ -147,3 +147,10 @@ def test_an_empty_when_said_is_named(kb):
         d["quarantine"]["rules"]["area_quarantine"]["when_said"] = " "
     edit(kb / "towns/dunkirk/topics.yml", change)
     fails(kb, "topics.yml", "quarantine.rules.area_quarantine.when_said", "non-empty")
+
+
+def test_a_when_said_group_with_no_word_is_named(kb):
+    def change(d):
+        d["quarantine"]["rules"]["area_quarantine"]["when_said"] = "neighborhood; ; district"
+    edit(kb / "towns/dunkirk/topics.yml", change)
+    fails(kb, "topics.yml", "quarantine.rules.area_quarantine.when_said", "each group")

@@ -170,7 +170,10 @@ def test_a_rule_for_a_situation_the_resident_must_name_is_ranked_only_when_it_is
                              ("does he have to stay inside the whole time", False),
                              ("he has his rabies tag on his collar, does he still need to be quarantined", False),
                              ("rabies quarantine in our neighborhood, must my cats stay in", True),
-                             ("is a vaccinated dog with the tag on its collar exempt from the district quarantine", True)):
+                             ("is a vaccinated dog with the tag on its collar exempt from the district quarantine", True),
+                             ("rabies quarantine in our area, does it apply to my vaccinated dog", True),
+                             ("we're in the quarantine zone, is she still exempt", True),
+                             ("is my dog exempt from the zone", False)):  # one word of a group is not the group
         scores, _ = rk.combined(question)
         area = [scores[names.index(n)] for n in ("area_quarantine", "area_exemption")]
         assert (max(area) > rules.UNSAID) == ranked, question
