@@ -62,6 +62,9 @@ def answer_for(intent: str, tracker: Tracker, t, now) -> Answer:
     if intent == "ask_definitions" or (intent == "ask_at_large" and parsing.asks_a_meaning(text)):
         return handlers.definition(t, parsing.defined_term(text, t.definitions))
     if intent == "ask_animal_limits":
+        other = conversation.other_animals_topic(text)
+        if other is not None and other[4:] in t.topics:  # "how many chickens?": not the dogs-and-cats limit
+            return handlers.topic(t, other[4:], on=today, question=text, cross=False)
         counted = parsing.animals_and_young(tracker.latest_message.get("entities", []), text)
         said = common.when_text(tracker)
         if any(counted.get(k) is not None for k in ("dogs", "cats", "puppies", "kittens")) or (
@@ -757,7 +760,8 @@ class ActionNote(Action):
         asked_back = hour_of_a_planned_burn(dispatcher, tracker, new)
         if asked_back is not None:
             return dialogue.remember_facts(tracker) + asked_back
-        claim = claim_topic(tracker) if new else None
+        # a claim someone else made is checked; a question read as a statement is answered
+        claim = (claim_topic(tracker) if new else None) or question_topic(tracker)
         if claim is not None:  # "my neighbor says you can have 6 dogs on a farm": checked, not only noted
             return await answer_turn(dialogue.read(tracker, claim), dispatcher, domain)
         if new:
@@ -799,6 +803,18 @@ def claim_topic(tracker: Tracker) -> str | None:
     if meant is not None and meant != "ask_can_burn":
         return meant
     return ranked[0]["name"] if top >= CLAIM_FLOOR else None
+
+
+def question_topic(tracker: Tracker) -> str | None:
+    """The question a message read as a statement of facts still asks ("how long do i have to get my new dog
+    vaccinated? got her yesterday"): the first question the classifier ranked whose topic the words name; None
+    when the message asks nothing or names no ranked topic (then it is only noted)."""
+    text = common.text_of(tracker)
+    if not common.looks_like_question(text):
+        return None
+    ranked = [r for r in tracker.latest_message.get("intent_ranking") or [] if str(r.get("name")).startswith("ask_")
+              and r.get("name") != "ask_section" and float(r.get("confidence") or 0) >= CLAIM_FLOOR / 4]
+    return next((r["name"] for r in ranked if conversation.supports(r["name"], text)), None)
 
 
 def hour_of_a_planned_burn(dispatcher, tracker: Tracker, new: list[dict]) -> list | None:

@@ -46,6 +46,8 @@ def config() -> dict:
             "duty_incident": data["duty_incident"],
             "duty_intent": data["duty_intent"],
             "not_a_time": frozenset(data["not_a_time"]),
+            "other_animal_topics": tuple(data["other_animal_topics"]),
+            "counted_animals": re.compile(r"\b(?:" + "|".join(data["counted_animals"].split()) + r")\b", re.I),
             "others_animal": re.compile(r"\b(?:" + "|".join(data["others_animal"]) + r")\b", re.I)}
 
 
@@ -229,6 +231,16 @@ def topics_named(text: str) -> frozenset:
         if words.search(text):
             out |= intents
     return out
+
+
+def other_animals_topic(text: str) -> str | None:
+    """"we have chickens, maybe 20. is there a limit on how many?": the one topic of the animals named when the
+    message names none the household limit counts (actions/conversation.yml `other_animal_topics`); else None."""
+    cfg = config()
+    if cfg["counted_animals"].search(_plain(text)):
+        return None
+    named = [i for i in cfg["other_animal_topics"] if i in topics_named(text)]
+    return named[0] if len(named) == 1 else None
 
 
 def family(intent: str) -> frozenset:
