@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
-from datetime import date, time
+from datetime import date, datetime, time
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -244,7 +244,7 @@ def _load_parameters(path: Path, sections: dict[str, Section], into: dict[str, P
             raise f.fail(key, "parameter names are lowercase dotted words")
         if key in into:
             raise f.fail(key, "parameter is defined twice")
-        p = f.mapping(raw, key, {"description", "unit", "reference"}, {"values", "delegated", "note"})
+        p = f.mapping(raw, key, {"description", "unit", "reference", "verified_on"}, {"values", "delegated", "note"})
         unit = p["unit"]
         if unit not in UNITS:
             raise f.fail(f"{key}.unit", f"unknown unit {unit!r}; one of {', '.join(sorted(UNITS))}")
@@ -262,10 +262,23 @@ def _load_parameters(path: Path, sections: dict[str, Section], into: dict[str, P
             minimum = str(d.get("minimum") or "")
         elif not values:
             raise f.fail(f"{key}.values", "a parameter the code sets needs at least one value")
+        note = f.text(p["note"], f"{key}.note") if "note" in p else ""
         into[key] = Parameter(
             name=key, description=f.text(p["description"], f"{key}.description"), unit=unit,
             values=tuple(values), reference=_cite(f, sections, p["reference"], f"{key}.reference"),
-            delegated_to=delegated_to, minimum=minimum, note=f.text(p.get("note"), f"{key}.note", True))
+            delegated_to=delegated_to, minimum=minimum, note=note,
+            verified_on=_verified_on(f, p["verified_on"], f"{key}.verified_on"))
+
+
+def _verified_on(f: _File, value: Any, key: str) -> date:
+    """The day a person checked a parameter's value and quote against the ordinance text: a date, not in the future."""
+    if isinstance(value, datetime) or not isinstance(value, (date, str)) or \
+            (isinstance(value, str) and not re.fullmatch(r"\d{4}-\d{2}-\d{2}", value)):
+        raise f.fail(key, f"not a date (YYYY-MM-DD): {value!r}")
+    day = f.day(value, key)
+    if day > date.today():
+        raise f.fail(key, f"in the future: {day.isoformat()} (the day the value and quote were checked)")
+    return day
 
 
 def _apply_fee_schedule(path: Path, params: dict[str, Parameter]) -> None:

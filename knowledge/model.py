@@ -88,6 +88,7 @@ class Parameter:
     minimum: str = ""  # name of a state-law minimum parameter
     note: str = ""
     from_fee_schedule: bool = False
+    verified_on: date | None = None  # the day a person checked the value and quote against the ordinance text
 
     def at(self, day: date) -> Value | None:
         """The value in force on ``day``, or None where no amount is published for that day.
