@@ -66,6 +66,8 @@ class Rule(TopicRule):
     #: words one of which the question must say for the rule to be ranked at all (a rule for a situation only
     #: the resident can tell us of: a neighbourhood rabies quarantine); empty: always ranked
     when_said: str = ""
+    #: how we read the law here (topics.yml `note:`); never said in an answer: docs/interpretations.md is made of it
+    note: str = ""
 
 
 def words(text: str) -> list[str]:

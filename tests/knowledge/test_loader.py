@@ -197,3 +197,31 @@ def test_every_parameter_of_every_town_says_when_it_was_verified():
 def test_an_empty_parameter_note_is_refused_naming_file_and_key(kb):
     edit(kb / "towns/dunkirk/parameters/license.yml", lambda d: d["dog_license.late_fee"].update(note=" "))
     fails(kb, "parameters/license.yml", "dog_license.late_fee.note", "must be non-empty text", exact_key=True)
+
+
+def test_an_empty_rule_note_is_refused_naming_file_and_key(kb):
+    edit(kb / "towns/dunkirk/topics.yml", lambda d: d["barking"]["rules"]["answer"].update(note=""))
+    fails(kb, "topics.yml", "barking.rules.answer.note", "must be non-empty text", exact_key=True)
+
+
+def test_an_empty_definition_note_is_refused_naming_file_and_key(kb):
+    edit(kb / "towns/dunkirk/definitions.yml", lambda d: d[0].update(note=None))
+    fails(kb, "definitions.yml", "owner.note", "must be non-empty text", exact_key=True)
+
+
+def test_a_town_note_citing_no_section_of_the_code_is_refused_naming_file_and_key(kb):
+    edit(kb / "towns/dunkirk/town.yml", lambda d: d["notes"][0].update(sections=["7.99"]))
+    fails(kb, "town.yml", "notes[0].sections", "'7.99' is not a section", exact_key=True)
+
+
+def test_a_town_note_without_a_subject_is_refused_naming_file_and_key(kb):
+    edit(kb / "towns/dunkirk/town.yml", lambda d: d["notes"][0].pop("subject"))
+    fails(kb, "town.yml", "notes[0]", "missing key(s): subject", exact_key=True)
+
+
+def test_notes_are_kept_on_rules_definitions_and_the_town(kb):
+    edit(kb / "towns/dunkirk/definitions.yml", lambda d: d[0].update(note="How we read  it."))
+    town = load_town("dunkirk", root=kb)
+    assert town.definitions["owner"].note == "How we read it."
+    assert town.topics["no_burning_order"].rules["order_in_effect"].note.startswith("An order covering part")
+    assert [n.subject for n in town.notes] == ["Chickens", "Defined terms"]
