@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
-from datetime import date, time
+from datetime import date, datetime, time
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -18,7 +18,7 @@ import yaml
 
 from . import settings
 from .errors import KnowledgeError, NeedsClarification
-from .model import (MATERIAL_KINDS, PLACEHOLDER, Citation, Contact, Definition, Gap, MaterialGroup, Paragraph,
+from .model import (MATERIAL_KINDS, PLACEHOLDER, Citation, Contact, Definition, Gap, MaterialGroup, Note, Paragraph,
                     Parameter, Section, Topic, Town, Value, material_words, term_key)
 from .rules import Rule
 from .rules import words as _words
@@ -245,7 +245,7 @@ def _load_parameters(path: Path, sections: dict[str, Section], into: dict[str, P
             raise f.fail(key, "parameter names are lowercase dotted words")
         if key in into:
             raise f.fail(key, "parameter is defined twice")
-        p = f.mapping(raw, key, {"description", "unit", "reference"}, {"values", "delegated", "note"})
+        p = f.mapping(raw, key, {"description", "unit", "reference", "verified_on"}, {"values", "delegated", "note"})
         unit = p["unit"]
         if unit not in UNITS:
             raise f.fail(f"{key}.unit", f"unknown unit {unit!r}; one of {', '.join(sorted(UNITS))}")
@@ -263,10 +263,68 @@ def _load_parameters(path: Path, sections: dict[str, Section], into: dict[str, P
             minimum = str(d.get("minimum") or "")
         elif not values:
             raise f.fail(f"{key}.values", "a parameter the code sets needs at least one value")
+        note = _note(f, p, f"{key}.note")
         into[key] = Parameter(
             name=key, description=f.text(p["description"], f"{key}.description"), unit=unit,
             values=tuple(values), reference=_cite(f, sections, p["reference"], f"{key}.reference"),
-            delegated_to=delegated_to, minimum=minimum, note=f.text(p.get("note"), f"{key}.note", True))
+            delegated_to=delegated_to, minimum=minimum, note=note,
+            verified_on=_verified_on(f, p["verified_on"], f"{key}.verified_on"))
+
+
+def _note(f: _File, raw: dict, key: str) -> str:
+    """An optional `note:` (how we read the law there; docs/interpretations.md is generated from the notes):
+    non-empty text when given, its spaces tidied."""
+    return _norm(f.text(raw["note"], key)) if "note" in raw else ""
+
+
+def load_notes(f: _File, raw: Any, key: str, sections: dict[str, Section]) -> tuple[Note, ...]:
+    """A `notes:` list (town.yml, knowledge/state/notes.yml): readings that concern no single parameter, rule
+    or definition. Each has a `subject`, the `note` and optionally the `sections` it concerns (each must exist)."""
+    notes = []
+    for i, n in enumerate(f.listing(raw, key)):
+        n = f.mapping(n, f"{key}[{i}]", {"subject", "note"}, {"sections"})
+        refs = tuple(f.text(str(r), f"{key}[{i}].sections") for r in f.listing(n.get("sections"), f"{key}[{i}].sections"))
+        for ref in refs:
+            if resolve(sections, ref) is None:
+                raise f.fail(f"{key}[{i}].sections", f"{ref!r} is not a section or paragraph of the code")
+        notes.append(Note(_norm(f.text(n["subject"], f"{key}[{i}].subject")), _norm(f.text(n["note"], f"{key}[{i}].note")),
+                          refs))
+    return tuple(notes)
+
+
+def _state_sections() -> dict[str, Section]:
+    sections, _ = _load_sections(ROOT / "state" / "sections.yml", "Wisconsin Statutes")
+    _add_state_rules(sections)
+    return sections
+
+
+def state_parameters() -> dict[str, Parameter]:
+    """knowledge/state/parameters.yml, checked as load_town checks it."""
+    params: dict[str, Parameter] = {}
+    _load_parameters(ROOT / "state" / "parameters.yml", _state_sections(), params)
+    return params
+
+
+def state_notes() -> tuple[Note, ...]:
+    """knowledge/state/notes.yml: readings that concern every town (state law, the words residents use)."""
+    path = ROOT / "state" / "notes.yml"
+    if not path.exists():
+        return ()
+    state_sections = _state_sections()
+    f = _File(path)
+    top = f.mapping(f.data, "(top)", {"notes"})
+    return load_notes(f, top["notes"], "notes", state_sections)
+
+
+def _verified_on(f: _File, value: Any, key: str) -> date:
+    """The day a person checked a parameter's value and quote against the ordinance text: a date, not in the future."""
+    if isinstance(value, datetime) or not isinstance(value, (date, str)) or \
+            (isinstance(value, str) and not re.fullmatch(r"\d{4}-\d{2}-\d{2}", value)):
+        raise f.fail(key, f"not a date (YYYY-MM-DD): {value!r}")
+    day = f.day(value, key)
+    if day > date.today():
+        raise f.fail(key, f"in the future: {day.isoformat()} (the day the value and quote were checked)")
+    return day
 
 
 def _apply_fee_schedule(path: Path, params: dict[str, Parameter]) -> None:
@@ -336,7 +394,7 @@ def _load_topics(path: Path, sections, params) -> dict[str, Topic]:
             raise f.fail(f"{key}.rules", "must be a mapping of rule names")
         for name, rule in raw_rules.items():
             r = f.mapping(rule, f"{key}.rules.{name}", {"text", "section", "quote"},
-                          {"lead", "asks", "alone", "examples", "when_said"})
+                          {"lead", "asks", "alone", "examples", "when_said", "note"})
             text = f.text(r["text"], f"{key}.rules.{name}.text")
             lead = f.text(r.get("lead"), f"{key}.rules.{name}.lead", allow_empty=True)
             asks = f.text(r.get("asks"), f"{key}.rules.{name}.asks", allow_empty=True)
@@ -352,7 +410,8 @@ def _load_topics(path: Path, sections, params) -> dict[str, Topic]:
                 _check_placeholders(f, part, f"{key}.rules.{name}", params)
             rules[name] = Rule(text, _cite(f, sections, {"section": r["section"], "quote": r["quote"]},
                                            f"{key}.rules.{name}"), lead=" ".join(lead.split()), asks=asks, alone=alone,
-                                           examples=examples, when_said=" ".join(when_said.split()))
+                                           examples=examples, when_said=" ".join(when_said.split()),
+                                           note=_note(f, r, f"{key}.rules.{name}.note"))
         topics[key] = Topic(key=key, title=catalogue[key]["title"], covered=t["covered"], summary=summary,
                             citations=citations, caveats=caveats, note=note,
                             handler=catalogue[key]["handler"], rules=rules)
@@ -430,14 +489,14 @@ def _load_definitions(path: Path, sections) -> dict[str, Definition]:
     f = _File(path)
     found: dict[str, Definition] = {}
     for i, raw in enumerate(f.listing(f.data, "(top)")):
-        d = f.mapping(raw, f"[{i}]", {"term", "words", "section", "quote"}, {"see", "lead", "examples"})
+        d = f.mapping(raw, f"[{i}]", {"term", "words", "section", "quote"}, {"see", "lead", "examples", "note"})
         term = f.text(d["term"], f"[{i}].term")
         words = tuple(f.text(w, f"{term}.words") for w in f.listing(d["words"], f"{term}.words"))
         see = _cite(f, sections, d["see"], f"{term}.see") if d.get("see") is not None else None
         lead = " ".join(f.text(d.get("lead"), f"{term}.lead", True).split())
         examples = f.examples(d.get("examples"), f"{term}.examples")
         entry = Definition(term, words, _cite(f, sections, {"section": d["section"], "quote": d["quote"]}, term), see,
-                           lead, examples)
+                           lead, examples, note=_note(f, d, f"{term}.note"))
         for word in (term, *words):
             key = term_key(word)
             if key in found and found[key].term != term:
@@ -480,7 +539,7 @@ def load_town(key: str, root: Path | None = None) -> Town:
     f = _File(folder / "town.yml")
     t = f.mapping(f.data, "(top)", {"name", "short_name", "county", "state", "timezone", "latitude",
                                     "longitude", "code_name", "clerk", "municipality", "fees_set_by"},
-                  {"fire_department", "website", "scope", "office_hours"})
+                  {"fire_department", "website", "scope", "office_hours", "notes"})
     try:
         from zoneinfo import ZoneInfo
         ZoneInfo(t["timezone"])
@@ -513,6 +572,7 @@ def load_town(key: str, root: Path | None = None) -> Town:
         raise f.fail("scope", "missing: cite the words that say what the code covers")
     scope = _cite(f, all_sections, t["scope"], "scope")
     clerk = _contact(f, t["clerk"], "clerk", f.text(t.get("office_hours"), "office_hours", True).strip())
+    notes = load_notes(f, t.get("notes"), "notes", all_sections)
     return Town(
         key=key, name=t["name"], short_name=t["short_name"], county=t["county"], timezone=t["timezone"],
         latitude=float(t["latitude"]), longitude=float(t["longitude"]),
@@ -522,7 +582,7 @@ def load_town(key: str, root: Path | None = None) -> Town:
         code_name=t["code_name"], municipality=t["municipality"],
         fees_set_by=f.text(t["fees_set_by"], "fees_set_by"), numbering_note=meta["numbering_note"],
         ocr_corrections=meta["ocr_corrections"], sections=all_sections, parameters=params, topics=topics,
-        gaps=gaps, materials=materials, scope=scope, definitions=definitions)
+        gaps=gaps, materials=materials, scope=scope, definitions=definitions, notes=notes)
 
 
 @lru_cache(maxsize=None)

@@ -88,6 +88,7 @@ class Parameter:
     minimum: str = ""  # name of a state-law minimum parameter
     note: str = ""
     from_fee_schedule: bool = False
+    verified_on: date | None = None  # the day a person checked the value and quote against the ordinance text
 
     def at(self, day: date) -> Value | None:
         """The value in force on ``day``, or None where no amount is published for that day.
@@ -187,6 +188,18 @@ class Definition:
     lead: str = ""
     #: questions residents might ask that the definition answers (definitions.yml `examples:`)
     examples: tuple[str, ...] = ()
+    #: how we read the definition (definitions.yml `note:`); never said in an answer (docs/interpretations.md)
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class Note:
+    """A reading of the law that concerns no single parameter, rule or definition (town.yml `notes:`,
+    knowledge/state/notes.yml): its subject, the reading, and the sections it concerns."""
+
+    subject: str
+    note: str
+    sections: tuple[str, ...] = ()
 
 
 def term_key(text: str) -> str:
@@ -253,6 +266,8 @@ class Town:
     scope: Citation | None = None  # the words that say what the code covers
     #: definitions.yml: every defined term, by term_key of the term and of each word residents use for it
     definitions: dict[str, Definition] = field(default_factory=dict)
+    #: town.yml `notes:`: readings that concern no single parameter, rule or definition
+    notes: tuple[Note, ...] = ()
 
     def param(self, name: str) -> Parameter:
         try:

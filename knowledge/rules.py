@@ -67,6 +67,8 @@ class Rule(TopicRule):
     #: can tell us of: a neighbourhood rabies quarantine): groups separated by ";", one of which the question
     #: says every word of ("neighborhood; area quarantine"); empty: always ranked
     when_said: str = ""
+    #: how we read the law here (topics.yml `note:`); never said in an answer: docs/interpretations.md is made of it
+    note: str = ""
 
 
 def words(text: str) -> list[str]:

@@ -1,5 +1,7 @@
 """The strict loader: a malformed knowledge base fails at load, naming the file, the key and the problem."""
 
+from datetime import date, timedelta
+
 import pytest
 
 import knowledge
@@ -154,3 +156,79 @@ def test_a_when_said_group_with_no_word_is_named(kb):
         d["quarantine"]["rules"]["area_quarantine"]["when_said"] = "neighborhood; ; district"
     edit(kb / "towns/dunkirk/topics.yml", change)
     fails(kb, "topics.yml", "quarantine.rules.area_quarantine.when_said", "each group")
+
+
+def test_a_parameter_without_verified_on_is_refused_naming_file_and_key(kb):
+    edit(kb / "towns/dunkirk/parameters/license.yml", lambda d: d["dog_license.late_fee"].pop("verified_on"))
+    fails(kb, "parameters/license.yml", "dog_license.late_fee", "missing key(s): verified_on")
+
+
+def test_a_state_parameter_without_verified_on_is_refused_naming_file_and_key(kb):
+    from knowledge import KnowledgeError
+    from knowledge.loader import _load_parameters, _load_sections  # the state folder is always the package's
+
+    edit(kb / "state/parameters.yml", lambda d: d["wi.dog_license.year_start"].pop("verified_on"))
+    sections, _ = _load_sections(kb / "state/sections.yml", "Wisconsin Statutes")
+    with pytest.raises(KnowledgeError) as err:
+        _load_parameters(kb / "state/parameters.yml", sections, {})
+    e = err.value
+    assert "state/parameters.yml" in e.file and e.key == "wi.dog_license.year_start" \
+        and "missing key(s): verified_on" in e.problem, str(e)
+
+
+@pytest.mark.parametrize("bad", ["2026-13-45", "last week", "2026-1-5", 20261203, True])
+def test_a_verified_on_that_is_not_a_date_is_refused_naming_file_and_key(kb, bad):
+    edit(kb / "towns/dunkirk/parameters/license.yml", lambda d: d["dog_license.late_fee"].update(verified_on=bad))
+    fails(kb, "parameters/license.yml", "dog_license.late_fee.verified_on", "not a date", exact_key=True)
+
+
+def test_a_verified_on_in_the_future_is_refused_naming_file_and_key(kb):
+    tomorrow = date.today() + timedelta(days=1)
+    edit(kb / "towns/dunkirk/parameters/license.yml",
+         lambda d: d["dog_license.late_fee"].update(verified_on=tomorrow))
+    fails(kb, "parameters/license.yml", "dog_license.late_fee.verified_on", "in the future", exact_key=True)
+
+
+def test_a_verified_on_of_today_is_accepted_and_kept_on_the_parameter(kb):
+    edit(kb / "towns/dunkirk/parameters/license.yml",
+         lambda d: d["dog_license.late_fee"].update(verified_on=date.today()))
+    assert load_town("dunkirk", root=kb).param("dog_license.late_fee").verified_on == date.today()
+
+
+def test_every_parameter_of_every_town_says_when_it_was_verified():
+    for key in knowledge.town_keys():
+        for p in load_town(key).parameters.values():
+            assert p.verified_on is not None and p.verified_on <= date.today(), p.name
+
+
+def test_an_empty_parameter_note_is_refused_naming_file_and_key(kb):
+    edit(kb / "towns/dunkirk/parameters/license.yml", lambda d: d["dog_license.late_fee"].update(note=" "))
+    fails(kb, "parameters/license.yml", "dog_license.late_fee.note", "must be non-empty text", exact_key=True)
+
+
+def test_an_empty_rule_note_is_refused_naming_file_and_key(kb):
+    edit(kb / "towns/dunkirk/topics.yml", lambda d: d["barking"]["rules"]["answer"].update(note=""))
+    fails(kb, "topics.yml", "barking.rules.answer.note", "must be non-empty text", exact_key=True)
+
+
+def test_an_empty_definition_note_is_refused_naming_file_and_key(kb):
+    edit(kb / "towns/dunkirk/definitions.yml", lambda d: d[0].update(note=None))
+    fails(kb, "definitions.yml", "owner.note", "must be non-empty text", exact_key=True)
+
+
+def test_a_town_note_citing_no_section_of_the_code_is_refused_naming_file_and_key(kb):
+    edit(kb / "towns/dunkirk/town.yml", lambda d: d["notes"][0].update(sections=["7.99"]))
+    fails(kb, "town.yml", "notes[0].sections", "'7.99' is not a section", exact_key=True)
+
+
+def test_a_town_note_without_a_subject_is_refused_naming_file_and_key(kb):
+    edit(kb / "towns/dunkirk/town.yml", lambda d: d["notes"][0].pop("subject"))
+    fails(kb, "town.yml", "notes[0]", "missing key(s): subject", exact_key=True)
+
+
+def test_notes_are_kept_on_rules_definitions_and_the_town(kb):
+    edit(kb / "towns/dunkirk/definitions.yml", lambda d: d[0].update(note="How we read  it."))
+    town = load_town("dunkirk", root=kb)
+    assert town.definitions["owner"].note == "How we read it."
+    assert town.topics["no_burning_order"].rules["order_in_effect"].note.startswith("An order covering part")
+    assert [n.subject for n in town.notes] == ["Chickens", "Defined terms"]
