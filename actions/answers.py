@@ -579,6 +579,8 @@ def supported_intent(intent: str, text: str, tracker: Tracker) -> str | None:
     question); None when none of them was ranked (the resident is asked which). A follow-up carries the last
     question's words."""
     named = conversation.topics_named(text)
+    if not named and intent in (tracker.latest_message.get("form_subject") or ()):
+        return intent  # mid burn notice, "how far from the house does it have to be?" is asked of the burn
     if intent in BURNING_INTENTS and not named & BURNING_INTENTS and not common.entity(tracker, "material"):
         if only_a_time(tracker):
             return intent  # "what about tomorrow morning at 7?": a time is asked of burning only

@@ -47,6 +47,7 @@ def burn_window(t, day: date, at: datetime | None = None):
 
 class ValidateBurnForm(FormValidator):
     opening_intents = frozenset({"notify_burn"})
+    subject_intent = "ask_can_burn"
 
     def name(self) -> Text:
         return "validate_burn_form"

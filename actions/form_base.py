@@ -11,6 +11,7 @@ from rasa_sdk import FormValidationAction, Tracker
 from rasa_sdk.events import EventType, SlotSet
 
 from . import common
+from .conversation import family
 from .answers import (ActionAnswer, ActionClarify, ActionGreet, ActionHandoff, ActionHelp, ActionMore,
                       ActionOutOfScope, ActionWhy)
 from .parsing import asks_a_change, asks_to_notify, fields_named, new_value
@@ -88,9 +89,12 @@ DIGRESSION_INTENTS = {"help", "human_handoff", "out_of_scope", "greet", "more", 
                       "nlu_fallback", "notify_burn", "ask_why", "followup"}
 
 
-async def answer_digression(dispatcher, tracker, domain) -> List[EventType]:
-    """Answer the message as if no form were open."""
+async def answer_digression(dispatcher, tracker, domain, subject: frozenset = frozenset()) -> List[EventType]:
+    """Answer the message as if no form were open, except that a question naming no topic of its own is taken to
+    be on the form's ``subject`` (its family of intents): mid burn notice, "how far from the house does it have to
+    be?" asks the burning setbacks (answers.supported_intent)."""
     intent = common.intent_of(tracker)
+    tracker.latest_message["form_subject"] = sorted(subject)
     if intent in _UTTER:
         dispatcher.utter_message(response=_UTTER[intent])
         return []
@@ -102,6 +106,9 @@ class FormValidator(FormValidationAction):
 
     #: intents that start this form: sent again mid-form, they are not a digression
     opening_intents: frozenset[str] = frozenset()
+    #: an intent of the form's subject: a question mid-form that names no topic of its own and is read as one of
+    #: its family (actions/conversation.yml topic words) is answered on it, without the subject's words
+    subject_intent: str = ""
 
     @abstractmethod
     def name(self) -> Text:
@@ -122,7 +129,8 @@ class FormValidator(FormValidationAction):
         events = await super().run(dispatcher, tracker, domain)
         if self.is_digression(tracker, events):
             # the answer is sent; setting the requested slot again makes the form ask its question again
-            answered = await answer_digression(dispatcher, tracker, domain)
+            subject = family(self.subject_intent) if self.subject_intent else frozenset()
+            answered = await answer_digression(dispatcher, tracker, domain, subject)
             slot = tracker.get_slot("requested_slot")
             return events + answered + [SlotSet(slot, tracker.get_slot(slot))]
         return events

@@ -23,6 +23,8 @@ AGE_QUESTION = ("On what day did (or will) your dog turn 5 months old? (the late
 
 
 class ValidateLicenseForm(FormValidator):
+    subject_intent = "ask_license_cost"
+
     def name(self) -> Text:
         return "validate_license_form"
 

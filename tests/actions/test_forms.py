@@ -475,3 +475,13 @@ def test_a_spay_answer_that_names_the_dogs_is_taken():
                           slots={"requested_slot": "dogs_neutered", "dog_count": 3.0}, active_loop="license_form")
         _, slots = run(ValidateLicenseForm(), tr, LICENSE_DOMAIN)
         assert slots.get("dogs_neutered") == want, (text, slots)
+
+
+def test_a_question_mid_burn_notice_naming_no_topic_is_asked_of_the_burn():
+    for text, intent, answered in (("how far from the house does it have to be", "ask_burn_setbacks", True),
+                                   ("how far from the house does the dog run have to be", "ask_burn_setbacks", False)):
+        tr = make_tracker(text, intent, slots={"requested_slot": "burn_phone", "burner_name": "Ray Dombrowski"},
+                          active_loop="burn_form")
+        d, slots = run(ValidateBurnForm(), tr, BURN_DOMAIN)
+        assert ("40 feet" in texts(d)[0] and "7.12" in texts(d)[0]) == answered, texts(d)  # a dog run: not burning
+        assert "burn_phone" in slots and slots["burn_phone"] is None  # the form asks its question again
