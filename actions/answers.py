@@ -814,8 +814,9 @@ def question_topic(tracker: Tracker) -> str | None:
     text = common.text_of(tracker)
     if not common.looks_like_question(text):
         return None
+    # however unsure the classifier is of it (it read a statement): the message's own words name the topic
     ranked = [r for r in tracker.latest_message.get("intent_ranking") or [] if str(r.get("name")).startswith("ask_")
-              and r.get("name") != "ask_section" and float(r.get("confidence") or 0) >= CLAIM_FLOOR / 4]
+              and r.get("name") != "ask_section"]
     return next((r["name"] for r in ranked if conversation.supports(r["name"], text)), None)
 
 

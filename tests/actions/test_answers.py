@@ -949,7 +949,8 @@ def test_a_question_read_as_a_statement_of_facts_is_answered_not_only_noted():
     from actions.answers import ActionNote
     question = "how long do i have to get my new dog vaccinated? got her yesterday, shes 1"
     said = [ent(question, "dog", "animal", "dog"), ent(question, "yesterday", "when")]
-    ranking = [{"name": "inform", "confidence": 0.5}, {"name": "ask_rabies_vaccination", "confidence": 0.3}]
+    ranking = [{"name": "inform", "confidence": 0.94}, {"name": "ask_impoundment", "confidence": 0.01},
+               {"name": "ask_rabies_vaccination", "confidence": 0.01}]  # the first ranked that its words name
     d = CollectingDispatcher()
     run(ActionNote(), d, make_tracker(question, "inform", said, ranking=ranking))
     lead = texts(d)[0].split("\n")[0]
