@@ -16,7 +16,7 @@ from typing import Any
 
 import yaml
 
-from . import settings
+from . import burn_hours, settings
 from .errors import KnowledgeError, NeedsClarification
 from .model import (MATERIAL_KINDS, PLACEHOLDER, Citation, Contact, Definition, Gap, MaterialGroup, Paragraph,
                     Parameter, Section, Topic, Town, Value, material_words, term_key)
@@ -67,12 +67,17 @@ def read_yaml(path: Path) -> Any:
         return yaml.load(fh, Loader=SAFE_LOADER)
 
 
+def _name(path: Path) -> str:
+    """How errors name a file: relative to the repository where it lies inside it."""
+    return str(path.relative_to(ROOT.parent)) if path.is_relative_to(ROOT.parent) else str(path)
+
+
 class _File:
     """One YAML file being read; every check names this file."""
 
     def __init__(self, path: Path):
         self.path = path
-        self.name = str(path.relative_to(ROOT.parent)) if path.is_relative_to(ROOT.parent) else str(path)
+        self.name = _name(path)
         try:
             with path.open(encoding="utf-8") as fh:
                 self.data = yaml.load(fh, Loader=SAFE_LOADER)
@@ -463,20 +468,84 @@ def _contact(f: _File, raw: Any, key: str, hours: str = "") -> Contact:
                    f.text(c.get("hours"), f"{key}.hours", True).strip() or hours)
 
 
+def _load_burning_scheme(f: _File, raw: Any, sections, params, topics, topics_file: str):
+    """town.yml `burning_hours:` (knowledge/DATA.md "Burning hours"): the scheme, its parameters, its closed
+    days and legal holidays, and the `burning_hours` rules each needs; None for a town that covers no burning."""
+    covered = "burning_hours" in topics and topics["burning_hours"].covered
+    if raw is None:
+        if covered:
+            raise f.fail("burning_hours", "missing: a town that covers burning names its scheme (daylight or clock)")
+        return None
+    b = f.mapping(raw, "burning_hours", {"scheme"}, {"start", "end", "closed", "legal_holidays"})
+    kind = b["scheme"]
+    if kind not in burn_hours.SCHEME_RULES:
+        raise f.fail("burning_hours.scheme", f"must be one of {', '.join(burn_hours.SCHEME_RULES)}, not {kind!r}")
+    ends = {}
+    for end in ("start", "end"):
+        if kind == "daylight":
+            if end in b:
+                raise f.fail(f"burning_hours.{end}", "a daylight scheme runs from sunrise to sunset: no clock times")
+            continue
+        if end not in b:
+            raise f.fail(f"burning_hours.{end}", "missing: a clock scheme names the time_of_day parameter of "
+                                                 f"its window's {end}")
+        name = f.text(b[end], f"burning_hours.{end}")
+        if name not in params:
+            raise f.fail(f"burning_hours.{end}", f"names no parameter: {name!r}")
+        if params[name].unit != "time_of_day" or not params[name].values:
+            raise f.fail(f"burning_hours.{end}", f"{name!r} must be a time_of_day parameter with a value")
+        ends[end] = name
+    closed = tuple(f.listing(b.get("closed"), "burning_hours.closed"))
+    for c in closed:
+        if c not in burn_hours.CLOSED_DAY_RULES:
+            raise f.fail("burning_hours.closed", f"unknown closed day {c!r}; one of "
+                                                 f"{', '.join(burn_hours.CLOSED_DAY_RULES)}")
+    holidays, cited = (), None
+    if "legal_holidays" in closed:
+        if b.get("legal_holidays") is None:
+            raise f.fail("burning_hours.legal_holidays", "missing: closed on legal holidays needs their dates")
+        h = f.mapping(b["legal_holidays"], "burning_hours.legal_holidays", {"reference", "days"})
+        cited = _cite(f, sections, h["reference"], "burning_hours.legal_holidays.reference")
+        text = _norm(cited.section.text_at(cited.path))
+        days = []
+        for i, d in enumerate(f.listing(h["days"], "burning_hours.legal_holidays.days")):
+            key = f"burning_hours.legal_holidays.days[{i}]"
+            d = f.mapping(d, key, {"date", "name"})
+            name = f.text(d["name"], f"{key}.name")
+            if _norm(name) not in text:
+                raise f.fail(f"{key}.name", f"{name!r} is not named in {cited.label}")
+            days.append((f.day(d["date"], f"{key}.date"), name))
+        holidays = tuple(days)
+    elif b.get("legal_holidays") is not None:
+        raise f.fail("burning_hours.legal_holidays", "dates given but `closed` does not name legal_holidays")
+    scheme = burn_hours.Scheme(kind, ends.get("start", ""), ends.get("end", ""), closed, holidays, cited)
+    if covered:
+        needed = {t: set(n) for t, n in burn_hours.BURNING_RULES.items()}
+        needed["burning_hours"] |= set(burn_hours.SCHEME_RULES[kind]) | {burn_hours.CLOSED_DAY_RULES[c] for c in closed}
+        for topic, names in needed.items():
+            have = topics[topic].rules if topic in topics else {}
+            for name in sorted(names - set(have)):
+                raise KnowledgeError(topics_file, f"{topic}.rules.{name}",
+                                     f"the {kind} burning scheme of town.yml needs this rule")
+    return scheme
+
+
 #: the kinds of Wisconsin municipality a town.yml may name (its `municipality:`)
 MUNICIPALITIES = ("Town", "City", "Village")
 
 
 def load_town(key: str, root: Path | None = None) -> Town:
-    """Load and check one town's folder; ``root`` is the knowledge folder (tests pass broken copies)."""
+    """Load and check one town's folder; ``root`` is the knowledge folder (tests pass broken copies) or a
+    folder of town folders (tests/fixtures/towns)."""
     root = Path(root) if root else ROOT
-    if not isinstance(key, str) or not TOWN_KEY.match(key) or not (root / "towns" / key).is_dir():
+    ok = isinstance(key, str) and TOWN_KEY.match(key)
+    folder = root / "towns" / key if ok and (root / "towns" / key).is_dir() else root / str(key)
+    if not ok or not (folder / "town.yml").is_file() and not (root / "towns" / key).is_dir():
         raise NeedsClarification(f"I don't have the code of a town called {key!r}.", field="town")
-    folder = root / "towns" / key
     f = _File(folder / "town.yml")
     t = f.mapping(f.data, "(top)", {"name", "short_name", "county", "state", "timezone", "latitude",
                                     "longitude", "code_name", "clerk", "municipality", "fees_set_by"},
-                  {"fire_department", "website", "scope", "office_hours"})
+                  {"fire_department", "website", "scope", "office_hours", "burning_hours"})
     try:
         from zoneinfo import ZoneInfo
         ZoneInfo(t["timezone"])
@@ -505,6 +574,8 @@ def load_town(key: str, root: Path | None = None) -> Town:
     gaps = _load_gaps(folder / "gaps.yml", all_sections)
     materials = _load_materials(folder / "materials.yml", all_sections)
     definitions = _load_definitions(folder / "definitions.yml", all_sections)
+    scheme = _load_burning_scheme(f, t.get("burning_hours"), all_sections, params, topics,
+                                  _name(folder / "topics.yml"))
     if "scope" not in t:
         raise f.fail("scope", "missing: cite the words that say what the code covers")
     scope = _cite(f, all_sections, t["scope"], "scope")
@@ -518,7 +589,7 @@ def load_town(key: str, root: Path | None = None) -> Town:
         code_name=t["code_name"], municipality=t["municipality"],
         fees_set_by=f.text(t["fees_set_by"], "fees_set_by"), numbering_note=meta["numbering_note"],
         ocr_corrections=meta["ocr_corrections"], sections=all_sections, parameters=params, topics=topics,
-        gaps=gaps, materials=materials, scope=scope, definitions=definitions)
+        gaps=gaps, materials=materials, scope=scope, definitions=definitions, burning_scheme=scheme)
 
 
 @lru_cache(maxsize=None)
