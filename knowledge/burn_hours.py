@@ -1,5 +1,5 @@
 """When on a given day a town allows open burning, by the scheme its town.yml names (knowledge/DATA.md
-"Burning hours").
+"Burning scheme").
 
 ``daylight``: from sunrise to sunset (Dunkirk Code 7.11 "between sunrise and sunset"), ends named "sunrise" and
 "sunset". ``clock``: from one clock time to another, both dated parameters of the town (the fixture town's
@@ -20,13 +20,16 @@ from .sun import sun_times
 #: every rule a covered town's burning topics must carry whatever its scheme (the burning handler states them)
 BURNING_RULES = {
     "burning_hours": ("not_prohibited_permitted",),
-    "burning_rules": ("yes_conditions", "attend", "weather", "setback", "firebreaks", "air_rules",
-                      "landowner_responsible"),
-    "burn_notification": ("notify_first",),
+    "burning_rules": ("yes_conditions", "attend", "weather", "setback"),
+    "burn_notification": (),
     "prohibited_materials": ("reminder", "state_rules_clause", "not_listed"),
     "no_burning_order": ("order_in_effect", "no_order_recorded", "status_source"),
-    "burning_penalties": ("extinguish_costs", "out_of_control_costs", "forfeitures"),
+    "burning_penalties": (),  # every rule of the topic is a step, in its order (at least one)
 }
+#: rules of `burning_rules` stated as steps, in this order, where the town's code has them
+OPTIONAL_STEPS = ("attend", "weather", "setback", "firebreaks", "air_rules", "landowner_responsible")
+#: what must come before a burn (town.yml `burning.before`), and the `burn_notification` rule that says so
+BEFORE_RULES = {"notify": "notify_first", "permit": "permit_first"}
 #: the schemes and, for each, the rules of `burning_hours` it needs: (the hours, the exception to them)
 SCHEME_RULES = {"daylight": ("daylight_only", "after_sunset_exception"),
                 "clock": ("clock_window", "outside_hours_exception")}
@@ -44,6 +47,7 @@ class Scheme:
     closed: tuple[str, ...] = ()  # "sundays", "legal_holidays"
     holidays: tuple[tuple[date, str], ...] = ()  # the legal holidays: (date, name)
     holidays_citation: Citation | None = None  # where the code names them
+    before: str = "notify"  # "notify" (the fire department is told) or "permit" (one is granted)
 
     @property
     def hours_rule(self) -> str:
@@ -52,6 +56,10 @@ class Scheme:
     @property
     def exception_rule(self) -> str:
         return SCHEME_RULES[self.kind][1]
+
+    @property
+    def before_rule(self) -> str:
+        return BEFORE_RULES[self.before]
 
 
 DAYLIGHT = Scheme("daylight")

@@ -469,47 +469,51 @@ def _contact(f: _File, raw: Any, key: str, hours: str = "") -> Contact:
 
 
 def _load_burning_scheme(f: _File, raw: Any, sections, params, topics, topics_file: str):
-    """town.yml `burning_hours:` (knowledge/DATA.md "Burning hours"): the scheme, its parameters, its closed
-    days and legal holidays, and the `burning_hours` rules each needs; None for a town that covers no burning."""
+    """town.yml `burning:` (knowledge/DATA.md "Burning scheme"): the hours (daylight or clock), their parameters,
+    closed days and legal holidays, what comes before a burn (notify or permit), and the rules each needs; None
+    for a town that covers no burning."""
     covered = "burning_hours" in topics and topics["burning_hours"].covered
     if raw is None:
         if covered:
-            raise f.fail("burning_hours", "missing: a town that covers burning names its scheme (daylight or clock)")
+            raise f.fail("burning", "missing: a town that covers burning names its hours (daylight or clock)")
         return None
-    b = f.mapping(raw, "burning_hours", {"scheme"}, {"start", "end", "closed", "legal_holidays"})
-    kind = b["scheme"]
+    b = f.mapping(raw, "burning", {"hours", "before"}, {"start", "end", "closed", "legal_holidays"})
+    kind = b["hours"]
     if kind not in burn_hours.SCHEME_RULES:
-        raise f.fail("burning_hours.scheme", f"must be one of {', '.join(burn_hours.SCHEME_RULES)}, not {kind!r}")
+        raise f.fail("burning.hours", f"must be one of {', '.join(burn_hours.SCHEME_RULES)}, not {kind!r}")
+    before = b["before"]
+    if before not in burn_hours.BEFORE_RULES:
+        raise f.fail("burning.before", f"must be one of {', '.join(burn_hours.BEFORE_RULES)}, not {before!r}")
     ends = {}
     for end in ("start", "end"):
         if kind == "daylight":
             if end in b:
-                raise f.fail(f"burning_hours.{end}", "a daylight scheme runs from sunrise to sunset: no clock times")
+                raise f.fail(f"burning.{end}", "a daylight scheme runs from sunrise to sunset: no clock times")
             continue
         if end not in b:
-            raise f.fail(f"burning_hours.{end}", "missing: a clock scheme names the time_of_day parameter of "
+            raise f.fail(f"burning.{end}", "missing: a clock scheme names the time_of_day parameter of "
                                                  f"its window's {end}")
         name = f.text(b[end], f"burning_hours.{end}")
         if name not in params:
-            raise f.fail(f"burning_hours.{end}", f"names no parameter: {name!r}")
+            raise f.fail(f"burning.{end}", f"names no parameter: {name!r}")
         if params[name].unit != "time_of_day" or not params[name].values:
-            raise f.fail(f"burning_hours.{end}", f"{name!r} must be a time_of_day parameter with a value")
+            raise f.fail(f"burning.{end}", f"{name!r} must be a time_of_day parameter with a value")
         ends[end] = name
-    closed = tuple(f.listing(b.get("closed"), "burning_hours.closed"))
+    closed = tuple(f.listing(b.get("closed"), "burning.closed"))
     for c in closed:
         if c not in burn_hours.CLOSED_DAY_RULES:
-            raise f.fail("burning_hours.closed", f"unknown closed day {c!r}; one of "
+            raise f.fail("burning.closed", f"unknown closed day {c!r}; one of "
                                                  f"{', '.join(burn_hours.CLOSED_DAY_RULES)}")
     holidays, cited = (), None
     if "legal_holidays" in closed:
         if b.get("legal_holidays") is None:
-            raise f.fail("burning_hours.legal_holidays", "missing: closed on legal holidays needs their dates")
-        h = f.mapping(b["legal_holidays"], "burning_hours.legal_holidays", {"reference", "days"})
-        cited = _cite(f, sections, h["reference"], "burning_hours.legal_holidays.reference")
+            raise f.fail("burning.legal_holidays", "missing: closed on legal holidays needs their dates")
+        h = f.mapping(b["legal_holidays"], "burning.legal_holidays", {"reference", "days"})
+        cited = _cite(f, sections, h["reference"], "burning.legal_holidays.reference")
         text = _norm(cited.section.text_at(cited.path))
         days = []
-        for i, d in enumerate(f.listing(h["days"], "burning_hours.legal_holidays.days")):
-            key = f"burning_hours.legal_holidays.days[{i}]"
+        for i, d in enumerate(f.listing(h["days"], "burning.legal_holidays.days")):
+            key = f"burning.legal_holidays.days[{i}]"
             d = f.mapping(d, key, {"date", "name"})
             name = f.text(d["name"], f"{key}.name")
             if _norm(name) not in text:
@@ -517,16 +521,19 @@ def _load_burning_scheme(f: _File, raw: Any, sections, params, topics, topics_fi
             days.append((f.day(d["date"], f"{key}.date"), name))
         holidays = tuple(days)
     elif b.get("legal_holidays") is not None:
-        raise f.fail("burning_hours.legal_holidays", "dates given but `closed` does not name legal_holidays")
-    scheme = burn_hours.Scheme(kind, ends.get("start", ""), ends.get("end", ""), closed, holidays, cited)
+        raise f.fail("burning.legal_holidays", "dates given but `closed` does not name legal_holidays")
+    scheme = burn_hours.Scheme(kind, ends.get("start", ""), ends.get("end", ""), closed, holidays, cited, before)
     if covered:
         needed = {t: set(n) for t, n in burn_hours.BURNING_RULES.items()}
         needed["burning_hours"] |= set(burn_hours.SCHEME_RULES[kind]) | {burn_hours.CLOSED_DAY_RULES[c] for c in closed}
+        needed["burn_notification"] |= {burn_hours.BEFORE_RULES[before]}
         for topic, names in needed.items():
             have = topics[topic].rules if topic in topics else {}
             for name in sorted(names - set(have)):
                 raise KnowledgeError(topics_file, f"{topic}.rules.{name}",
-                                     f"the {kind} burning scheme of town.yml needs this rule")
+                                     f"the burning scheme of town.yml ({kind} hours, {before} before) needs this rule")
+        if not topics["burning_penalties"].rules:
+            raise KnowledgeError(topics_file, "burning_penalties.rules", "the burning handler states these: give one")
     return scheme
 
 
@@ -545,7 +552,7 @@ def load_town(key: str, root: Path | None = None) -> Town:
     f = _File(folder / "town.yml")
     t = f.mapping(f.data, "(top)", {"name", "short_name", "county", "state", "timezone", "latitude",
                                     "longitude", "code_name", "clerk", "municipality", "fees_set_by"},
-                  {"fire_department", "website", "scope", "office_hours", "burning_hours"})
+                  {"fire_department", "website", "scope", "office_hours", "burning"})
     try:
         from zoneinfo import ZoneInfo
         ZoneInfo(t["timezone"])
@@ -574,7 +581,7 @@ def load_town(key: str, root: Path | None = None) -> Town:
     gaps = _load_gaps(folder / "gaps.yml", all_sections)
     materials = _load_materials(folder / "materials.yml", all_sections)
     definitions = _load_definitions(folder / "definitions.yml", all_sections)
-    scheme = _load_burning_scheme(f, t.get("burning_hours"), all_sections, params, topics,
+    scheme = _load_burning_scheme(f, t.get("burning"), all_sections, params, topics,
                                   _name(folder / "topics.yml"))
     if "scope" not in t:
         raise f.fail("scope", "missing: cite the words that say what the code covers")

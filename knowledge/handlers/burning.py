@@ -15,7 +15,7 @@ from zoneinfo import ZoneInfo
 
 from ..errors import KnowledgeError, NeedsClarification
 from ..model import MATERIAL_KINDS, PLACEHOLDER, Answer, BurningOrder, MaterialGroup, Town, TopicRule, material_words
-from ..burn_hours import BURNING_RULES, Window, closes, hours_name, opens, scheme, window
+from ..burn_hours import BURNING_RULES, OPTIONAL_STEPS, Window, closes, hours_name, opens, scheme, window
 from ..when import Moment, words_for_day, words_for_time
 from .. import rules
 from .common import a_day, add_contact, add_gaps, not_covered
@@ -290,10 +290,12 @@ def _later_today(town: Town, all_orders: list[BurningOrder], after: datetime) ->
 
 
 def _rule_steps(answer: Answer, town: Town, day: date) -> None:
-    _step(answer, town, "burn_notification", "notify_first", day)
-    for name in ("attend", "weather", "setback", "firebreaks", "air_rules", "landowner_responsible"):
-        _step(answer, town, "burning_rules", name, day)
-    for name in ("extinguish_costs", "out_of_control_costs", "forfeitures"):
+    """What to do before (notify or get a permit), the rules of a burn the code has, and every penalty rule."""
+    _step(answer, town, "burn_notification", scheme(town).before_rule, day)
+    for name in OPTIONAL_STEPS:
+        if name in town.topics["burning_rules"].rules:
+            _step(answer, town, "burning_rules", name, day)
+    for name in town.topics["burning_penalties"].rules:
         _step(answer, town, "burning_penalties", name, day)
 
 
@@ -340,7 +342,8 @@ def burning(town: Town, *, at: datetime | Moment, order: BurningOrder | None = N
         outside = ("partly after sunset or before sunrise" if w.start_word else
                    f"partly outside {hours_name(town)}")
         where = outside if daylight == "some" else _side(w, early)
-        _step(answer, town, "burning_hours", _exception(town), day, before=f"That time is {where}. ")
+        _step(answer, town, "burning_hours", _exception(town), day,
+              before=f"That time is {where}. " if w.open or daylight == "some" else "")
     elif match is None or match.kind not in ("prohibited", "permit_required"):
         _step(answer, town, "burning_hours", _exception(town), day)
     if match is not None:
@@ -482,14 +485,15 @@ def _lead(town, moment, start, end, day, rise, set_, daylight, blocked, match, p
         early = start < rise if end is None else end <= rise
         side = _side(w, early, _clock)
         r = rule("burning_hours", _hours(town) if w.open else w.closed_rule)
-        hours = r.lead or town.render(r.text, day)
+        hours = town.render(r.lead or r.text, day)
+        side = side if side.endswith(".") else f"{side}."  # "12:00 p.m." ends its own sentence
         if early or not w.open:
-            return _cited(f"No: that is {side}. {hours}", r.citation)
+            return _cited(f"No: that is {side} {hours}", r.citation)
         # after the hours: who may allow it (the town's rule names who: a Town Board, a Fire Department)
         x = rule("burning_hours", _exception(town))
-        exception = x.lead or town.render(x.text, day)
-        both = _cited(f"No: that is {side}. {hours} {exception}", x.citation)
-        return both if len(both) <= LEAD_LIMIT else _cited(f"No: that is {side}. {exception}", x.citation)
+        exception = town.render(x.lead or x.text, day)
+        both = _cited(f"No: that is {side} {hours} {exception}", x.citation)
+        return both if len(both) <= LEAD_LIMIT else _cited(f"No: that is {side} {exception}", x.citation)
     if match is not None and match.kind == "not_listed":
         r = rule("prohibited_materials", "not_listed")
         words = town.render(r.lead or r.text, day)
