@@ -1,0 +1,230 @@
+"""A third town as data (#23): the fixture town Fairview (tests/fixtures/towns/fairview, invented text) burns by
+permit within a clock window (9.04(1), 12:00 p.m. to 7:00 p.m.), never on Sundays or legal holidays (9.04(2)),
+and its Fire Department, not a Town Board, may prohibit burning (9.05). The same handlers answer it from its
+data; the loader refuses a scheme that lacks what it needs, naming the file and the key."""
+
+import shutil
+from datetime import date, datetime
+from pathlib import Path
+from zoneinfo import ZoneInfo
+
+import pytest
+import yaml
+
+from knowledge import KnowledgeError, handlers, load_town
+from knowledge.burn_hours import window
+from knowledge.model import BurningOrder
+from knowledge.when import Moment
+
+from tests.knowledge.broken_copy import edit, fails
+
+TZ = ZoneInfo("America/Chicago")
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "towns"
+WEDNESDAY = date(2026, 7, 8)
+
+
+@pytest.fixture(scope="module")
+def fairview():
+    return load_town("fairview", root=FIXTURES)
+
+
+def at(hour, minute=0, day=WEDNESDAY):
+    return datetime(day.year, day.month, day.day, hour, minute, tzinfo=TZ)
+
+
+def everything(answer) -> str:
+    return " ".join([answer.lead, answer.result, *map(str, answer.steps), *answer.caveats])
+
+
+# -- the scheme and its window --------------------------------------------------------------------------
+
+def test_the_fixture_town_loads_with_a_clock_scheme_closed_on_sundays_and_legal_holidays(fairview):
+    s = fairview.burning_scheme
+    assert (s.kind, s.before, s.closed) == ("clock", "permit", ("sundays", "legal_holidays"))
+    assert s.holidays_citation.label.startswith("Fairview Code 1.05")
+
+
+def test_the_window_of_a_clock_town_is_its_clock_times_and_of_dunkirk_sunrise_to_sunset(fairview, dunkirk):
+    w = window(fairview, WEDNESDAY)
+    assert (w.start, w.end, w.start_word, w.open) == (at(12), at(19), "", True)
+    d = window(dunkirk, date(2026, 7, 4))
+    assert (d.start_word, d.end_word) == ("sunrise", "sunset") and d.start.strftime("%H:%M") == "05:23"
+
+
+def test_the_window_of_a_sunday_or_a_legal_holiday_is_closed_by_its_rule(fairview):
+    assert window(fairview, date(2026, 7, 5)).closed_rule == "closed_sundays"
+    holiday = window(fairview, date(2026, 11, 26))
+    assert holiday.closed_rule == "closed_legal_holidays" and "Thanksgiving Day" in holiday.closed_reason
+
+
+# -- may I burn? ------------------------------------------------------------------------------------------
+
+def test_clock_window_town_says_yes_inside_the_window_until_its_end(fairview):
+    answer = handlers.burning(fairview, at=at(14), material="leaves")
+    assert answer.value["allowed"] is True
+    assert answer.lead.startswith("Yes: at 2:00 p.m. Wednesday, until 7:00 p.m., if you have a burning permit")
+    assert "until 7:00 p.m. CDT" in answer.result
+
+
+def test_clock_window_town_says_no_before_12_noon(fairview):
+    answer = handlers.burning(fairview, at=at(10), material="leaves")
+    assert answer.value["allowed"] is False and answer.value["in_hours"] is False
+    assert answer.lead == ("No: that is before 12:00 p.m. Burning is allowed only between 12:00 p.m. and 7:00 p.m., "
+                           "with a permit (9.04(1)).")
+
+
+def test_clock_window_town_says_no_after_7_pm_and_names_the_fire_department_exception(fairview):
+    answer = handlers.burning(fairview, at=at(20, 30))
+    assert answer.value["allowed"] is False
+    assert answer.lead.startswith("No: that is after 7:00 p.m.") and "Fire Department" in answer.lead
+    assert "(9.04(3))" in answer.lead
+
+
+def test_clock_window_town_says_no_on_sunday(fairview):
+    answer = handlers.burning(fairview, at=at(14, day=date(2026, 7, 5)), material="leaves")
+    assert answer.value["allowed"] is False
+    assert answer.lead == "No: that is a Sunday. No burning on Sundays (9.04(2))."
+    assert fairview.topics["burning_hours"].rules["closed_sundays"].citation in answer.citations
+
+
+def test_clock_window_town_says_no_on_a_legal_holiday(fairview):
+    answer = handlers.burning(fairview, at=at(14, day=date(2026, 7, 4)), material="leaves")
+    assert answer.value["allowed"] is False
+    assert answer.lead == "No: that is a legal holiday (Independence Day). No burning on legal holidays (9.04(2))."
+    window_answer = handlers.burn_window(fairview, day=date(2026, 12, 25))
+    assert window_answer.value["allowed"] is False and window_answer.value["open"] == []
+
+
+def test_clock_window_town_says_no_while_an_order_is_in_force(fairview):
+    order = BurningOrder(active=True, start=at(9), end=None, reason="dry weather")
+    answer = handlers.burning(fairview, at=at(14), material="leaves", orders=[order])
+    assert answer.value["allowed"] is False and answer.value["order_active"] is True
+    assert answer.lead == ("No: a Fire Department burning prohibition is in effect: no open burning is allowed "
+                           "while it is (9.05(2)).")
+
+
+def test_an_order_over_part_of_the_clock_window_leaves_the_rest_of_it_open(fairview):
+    order = BurningOrder(active=True, start=at(11), end=at(15))
+    answer = handlers.burn_window(fairview, day=WEDNESDAY, orders=[order])
+    assert answer.value["open"] == [(at(15), at(19))]
+    assert answer.lead == "Wednesday: burning only from 3:00 p.m. (when the order ends) to 7:00 p.m. (9.04(1))."
+    evening = handlers.burning(fairview, at=Moment(at(12), at(23), "evening", "today"), orders=[order])
+    assert evening.value["allowed"] is True and "from 3:00 p.m. CDT (when the order ends)" in evening.result
+
+
+def test_the_burn_window_of_a_clock_town_names_its_clock_times(fairview):
+    answer = handlers.burn_window(fairview, day=WEDNESDAY, at=at(13))
+    assert answer.lead == "Wednesday: burning only from 12:00 p.m. to 7:00 p.m. (9.04(1))."
+    assert answer.data["until"] == "7:00 p.m. CDT" and answer.value["open_at"] is True
+
+
+def test_no_fixture_burning_answer_speaks_of_sunrise_sunset_or_a_town_board(fairview):
+    days = [WEDNESDAY, date(2026, 7, 5), date(2026, 7, 4), date(2026, 12, 21)]
+    for day in days:
+        for hour in (6, 11, 12, 15, 19, 21):
+            for material in (None, "leaves", "plastic", "corn stalks"):
+                text = everything(handlers.burning(fairview, at=at(hour, day=day), material=material))
+                assert "sunrise" not in text and "sunset" not in text and "Town Board" not in text, text
+        text = everything(handlers.burn_window(fairview, day=day))
+        assert "sunrise" not in text and "sunset" not in text and "Town Board" not in text, text
+
+
+def test_who_may_prohibit_burning_comes_from_the_town_rules(fairview, dunkirk):
+    fair = handlers.burning_order_status(fairview, now=at(14))
+    assert "Fire Department may prohibit all burning" in everything(fair)
+    dunk = handlers.burning_order_status(dunkirk, now=at(14))
+    assert "Town Board" in everything(dunk) and "Fire Department may prohibit" not in everything(dunk)
+
+
+def test_a_permit_town_is_told_to_get_a_permit_and_its_own_penalty_rules(fairview):
+    text = everything(handlers.burning(fairview, at=at(14), material="leaves"))
+    assert "get a burning permit from the Fairview Volunteer Fire Department" in text
+    assert "notify" not in text.lower()
+    assert "forfeiture of $50.00 to $500.00" in text and "Class C" not in text
+
+
+def test_the_setback_handler_takes_the_fixture_towns_setback(fairview):
+    near = handlers.burn_setback(fairview, distance_feet=20, on=WEDNESDAY)
+    assert near.value is False and "setback of 30 feet (9.06(1))" in near.lead
+    far = handlers.burn_setback(fairview, distance_feet=35, on=WEDNESDAY)
+    assert far.value is True and "15 feet from the edge of any road's pavement" in far.result
+
+
+# -- the loader refuses a scheme that lacks what it needs ---------------------------------------------------
+
+@pytest.fixture
+def copy(tmp_path) -> Path:
+    """A private copy of the fixture town to break; load it with root=<the copy's parent>."""
+    shutil.copytree(FIXTURES / "fairview", tmp_path / "fairview")
+    return tmp_path
+
+
+def refused(root: Path, file_part: str, key: str, problem_part: str) -> None:
+    with pytest.raises(KnowledgeError) as err:
+        load_town("fairview", root=root)
+    e = err.value
+    assert file_part in e.file and e.key == key and problem_part in e.problem, str(e)
+
+
+@pytest.mark.parametrize("end", ["start", "end"])
+def test_the_loader_refuses_a_clock_scheme_without_its_window_parameter(copy, end):
+    edit(copy / "fairview/town.yml", lambda d: d["burning"].pop(end))
+    refused(copy, "fairview/town.yml", f"burning.{end}", "missing: a clock scheme names the time_of_day parameter")
+
+
+def test_the_loader_refuses_a_clock_window_naming_no_parameter_or_not_a_time(copy):
+    edit(copy / "fairview/town.yml", lambda d: d["burning"].update(start="open_burning.hours.begin"))
+    refused(copy, "fairview/town.yml", "burning.start", "names no parameter: 'open_burning.hours.begin'")
+    edit(copy / "fairview/town.yml", lambda d: d["burning"].update(start="open_burning.setback_feet"))
+    refused(copy, "fairview/town.yml", "burning.start", "must be a time_of_day parameter")
+
+
+def test_the_loader_refuses_a_clock_scheme_without_its_rules(copy):
+    edit(copy / "fairview/topics.yml", lambda d: d["burning_hours"]["rules"].pop("clock_window"))
+    refused(copy, "fairview/topics.yml", "burning_hours.rules.clock_window", "clock hours, permit before")
+    shutil.rmtree(copy / "fairview")
+    shutil.copytree(FIXTURES / "fairview", copy / "fairview")
+    edit(copy / "fairview/topics.yml", lambda d: d["burning_hours"]["rules"].pop("closed_sundays"))
+    refused(copy, "fairview/topics.yml", "burning_hours.rules.closed_sundays", "needs this rule")
+
+
+def test_the_loader_refuses_a_permit_town_without_its_permit_rule(copy):
+    edit(copy / "fairview/topics.yml", lambda d: d["burn_notification"]["rules"].pop("permit_first"))
+    refused(copy, "fairview/topics.yml", "burn_notification.rules.permit_first", "needs this rule")
+
+
+def test_the_loader_refuses_legal_holidays_without_dates_or_named_nowhere_in_the_code(copy):
+    edit(copy / "fairview/town.yml",
+         lambda d: d["burning"]["legal_holidays"]["days"].append({"date": "2026-10-12", "name": "Columbus Day"}))
+    refused(copy, "fairview/town.yml", "burning.legal_holidays.days[12].name", "'Columbus Day' is not named in")
+    edit(copy / "fairview/town.yml", lambda d: d["burning"].pop("legal_holidays"))
+    refused(copy, "fairview/town.yml", "burning.legal_holidays", "missing: closed on legal holidays needs")
+
+
+def test_the_loader_refuses_an_unknown_scheme_or_closed_day(copy):
+    edit(copy / "fairview/town.yml", lambda d: d["burning"].update(hours="moonlight"))
+    refused(copy, "fairview/town.yml", "burning.hours", "must be one of daylight, clock")
+    edit(copy / "fairview/town.yml", lambda d: d["burning"].update(hours="clock", closed=["saturdays"]))
+    refused(copy, "fairview/town.yml", "burning.closed", "unknown closed day 'saturdays'")
+
+
+def test_a_town_covering_burning_must_name_its_scheme(kb):
+    edit(kb / "towns/dunkirk/town.yml", lambda d: d.pop("burning"))
+    fails(kb, "dunkirk/town.yml", "burning", "missing: a town that covers burning names its hours", exact_key=True)
+
+
+def test_a_daylight_scheme_takes_no_clock_times(kb):
+    edit(kb / "towns/dunkirk/town.yml", lambda d: d["burning"].update(start="open_burning.setback_feet"))
+    fails(kb, "dunkirk/town.yml", "burning.start", "a daylight scheme runs from sunrise to sunset", exact_key=True)
+
+
+def test_the_fixture_is_marked_as_invented(fairview):
+    assert "test fixture" in fairview.code_title
+    assert "TEST FIXTURE" in (FIXTURES / "fairview/sections.yml").read_text().splitlines()[0]
+    assert yaml.safe_load((FIXTURES / "fairview/town.yml").read_text())["name"] == "Town of Fairview"
+
+
+def test_a_folder_of_towns_without_the_town_is_not_a_town(copy):
+    with pytest.raises(Exception) as err:
+        load_town("nowhere", root=copy)
+    assert not isinstance(err.value, KnowledgeError)
