@@ -228,3 +228,36 @@ def test_a_folder_of_towns_without_the_town_is_not_a_town(copy):
     with pytest.raises(Exception) as err:
         load_town("nowhere", root=copy)
     assert not isinstance(err.value, KnowledgeError)
+
+
+# -- the other handlers on the fixture town, from its data ---------------------------------------------------
+
+def test_the_fixture_town_licenses_dogs_at_its_own_age_of_six_months(fairview):
+    puppy = handlers.license_cost(fairview, on=date(2026, 5, 10), licensable_age_on=date(2026, 8, 10))
+    assert puppy.result == ("No license is needed yet: your dog reaches licensable age (6 months) on "
+                            "August 10, 2026.")
+    half = handlers.license_cost(fairview, on=date(2026, 8, 20), licensable_age_on=date(2026, 8, 10), neutered=1)
+    assert half.value["half"] is True and half.value["total"] == 1.5 and half.value["exact"] is False
+
+
+def test_the_fixture_towns_late_fee_and_deadline_come_from_its_parameters(fairview):
+    late = handlers.license_cost(fairview, on=date(2026, 5, 10))
+    assert late.value["late_fee"] == 10.0 and "including the $10.00 late fee" in late.lead
+    due = handlers.license_deadline(fairview, on=date(2026, 5, 10), acquired=date(2026, 5, 1))
+    assert due.lead == "License your dog by May 31, 2026 to avoid the late fee (6.01(3))."
+
+
+def test_the_fixture_towns_definitions_sections_and_topics_answer_from_its_code(fairview):
+    assert handlers.definition(fairview, "burn ban").value == "burning prohibition"
+    assert handlers.section(fairview, "9.04(2)").value == "(2) No open burning shall be conducted on Sundays or on legal holidays."
+    who = handlers.topic(fairview, "no_burning_order", on=WEDNESDAY, question="who can ban burning")
+    assert who.lead.startswith("The Fire Department may prohibit all burning")
+    fine = handlers.topic(fairview, "burning_penalties", on=WEDNESDAY, question="what is the fine")
+    assert fine.lead == "Each violation is a forfeiture of $50.00 to $500.00 (9.08(2))."
+
+
+def test_topics_the_fixture_code_does_not_cover_say_so_with_its_own_note(fairview):
+    for answer in (handlers.animal_limits(fairview, on=WEDNESDAY, dogs=3),
+                   handlers.quarantine(fairview, kind="bite", animal="dog", today=WEDNESDAY)):
+        assert answer.value is None and "does not cover" in answer.result
+        assert "The Fairview Code (a test fixture) says nothing on this" in everything(answer)
