@@ -261,3 +261,12 @@ def test_topics_the_fixture_code_does_not_cover_say_so_with_its_own_note(fairvie
                    handlers.quarantine(fairview, kind="bite", animal="dog", today=WEDNESDAY)):
         assert answer.value is None and "does not cover" in answer.result
         assert "The Fairview Code (a test fixture) says nothing on this" in everything(answer)
+
+
+def test_a_permit_town_is_not_offered_burn_notifications(fairview, dunkirk):
+    from knowledge import offer
+    words = " ".join([offer.greeting(fairview), offer.sms_help(fairview, "the Clerk", "the fire department"),
+                      offer.unavailable(fairview, "the fire department")]
+                     + [s.title + s.ask for s in offer.starters(fairview)] + offer.examples(fairview))
+    assert "notif" not in words.lower()
+    assert "Notify a burn" in [s.title for s in offer.starters(dunkirk)]
