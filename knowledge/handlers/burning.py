@@ -51,9 +51,12 @@ def _side(w: Window, early: bool, clock=None) -> str:
     return f"before {opens(w, clock(w.start))}" if early else f"after {closes(w, clock(w.end))}"
 
 
-def _closed_step(answer: Answer, town: Town, w: Window) -> None:
+def _closed_step(answer: Answer, town: Town, w: Window, asked: date | None = None) -> None:
+    """The rule that closes ``w``'s day, as a step ("That day is a Sunday. ..."; another day of the time asked
+    about by its date)."""
     if not w.open:
-        _step(answer, town, "burning_hours", w.closed_rule, w.day, before=f"That day is {w.closed_reason}. ")
+        name = "That day" if asked in (None, w.day) else words_for_day(w.day)
+        _step(answer, town, "burning_hours", w.closed_rule, w.day, before=f"{name} is {w.closed_reason}. ")
 
 
 def _rule(town: Town, topic: str, name: str) -> TopicRule:
@@ -329,7 +332,8 @@ def burning(town: Town, *, at: datetime | Moment, order: BurningOrder | None = N
 
     daylight, overlaps = _daylight(town, start, end)
     _step(answer, town, "burning_hours", _hours(town), day, before=f"I understood: {said}. {_day_words(w)}")
-    _closed_step(answer, town, w)
+    for closed in _closed_days(town, start, end):
+        _closed_step(answer, town, closed, day)
     all_orders = _orders(order, orders)
     in_force = _in_force(all_orders, start, end)
     _order_step(answer, town, in_force, day)
@@ -386,15 +390,23 @@ def _when_words(moment: Moment, start: datetime, day: date) -> str:
     return moment.said or f"from {words_for_time(start)} on {words_for_day(day)}"
 
 
-def _span(town: Town, overlaps: list[tuple[datetime, datetime]], w: Window) -> str:
-    """Words for the part of an interval in the window: "until sunset at 8:38 p.m. CDT", "from sunrise at ..."."""
+def _span(town: Town, overlaps: list[tuple[datetime, datetime]], w: Window, closed: list[Window] = ()) -> str:
+    """Words for the part of an interval in the window: "until sunset at 8:38 p.m. CDT", "from sunrise at ...";
+    an interval over a closed day (a Sunday, a legal holiday) lists its open parts and the closed days."""
     at = lambda word, t: f"{word} at {words_for_time(t)}" if word else words_for_time(t)  # noqa: E731
-    if len(overlaps) == 1 and overlaps[0][1] == w.end:
+    if len(overlaps) == 1 and overlaps[0][1] == w.end and not closed:
         return f"until {at(w.end_word, w.end)}, not after"
-    if len(overlaps) == 1 and overlaps[0][0] == w.start:
+    if len(overlaps) == 1 and overlaps[0][0] == w.start and not closed:
         return f"from {at(w.start_word, w.start)}, not before"
     return "only " + " and ".join(f"from {words_for_time(a)} to {words_for_time(b)} on {words_for_day(a.date())}"
-                                  for a, b in overlaps) + f", {hours_name(town)}"
+                                  for a, b in overlaps) + f", {hours_name(town)}" + "".join(
+        f"; not on {words_for_day(c.day)}, {c.closed_reason}" for c in closed)
+
+
+def _closed_days(town: Town, start: datetime, end: datetime | None) -> list[Window]:
+    """The closed days (a Sunday, a legal holiday) of the time asked about, in order."""
+    days = [start.date() + timedelta(days=i) for i in range(((end or start).date() - start.date()).days + 1)]
+    return [w for w in map(lambda d: window(town, d), days) if not w.open]
 
 
 def _open_later(answer: Answer, town: Town, all_orders: list[BurningOrder], after: datetime) -> None:
@@ -407,7 +419,7 @@ def _open_later(answer: Answer, town: Town, all_orders: list[BurningOrder], afte
     a, b = later[0]
     w = window(town, a.date())
     short = f" Open again from {_clock(a)} " + (f"until {w.end_word}." if b == w.end and w.end_word else
-                                                  f"to {_clock(b)}.")
+                                                  f"until {_clock(b)}" if b == w.end else f"to {_clock(b)}.")
     if len(answer.lead) + len(short) <= LEAD_LIMIT:
         answer.lead += short
 
@@ -446,7 +458,8 @@ def _result(town, moment, start, end, day, rise, set_, daylight, overlaps, block
         return (f"Yes, you may burn {what}on {words_for_day(day)} between {opens(w, words_for_time(rise))} and "
                 f"{closes(w, words_for_time(set_))}, {conditions} {exception}")
     if daylight == "some":
-        return f"Yes, you may burn {what}{when_words} {_span(town, overlaps, w)}, {conditions} {exception}"
+        return (f"Yes, you may burn {what}{when_words} {_span(town, overlaps, w, _closed_days(town, start, end))}, "
+                f"{conditions} {exception}")
     until = (f"until {closes(w, words_for_time(set_))}" if stop is None or stop >= set_ else
              f"until {words_for_time(stop)} (when the order begins)")
     return f"Yes, you may burn {what}{when_words}, {until}, {conditions}"

@@ -112,6 +112,23 @@ def test_an_order_over_part_of_the_clock_window_leaves_the_rest_of_it_open(fairv
     assert evening.value["allowed"] is True and "from 3:00 p.m. CDT (when the order ends)" in evening.result
 
 
+def test_a_weekend_over_a_sunday_is_open_on_saturday_only_and_says_why_not_sunday(fairview):
+    saturday = at(0, day=date(2026, 7, 11))
+    weekend = Moment(saturday, at(0, day=date(2026, 7, 13)), "weekend", "this weekend")
+    answer = handlers.burning(fairview, at=weekend, material="leaves")
+    assert answer.value["allowed"] is True
+    assert ("only from 12:00 p.m. CDT to 7:00 p.m. CDT on Saturday, July 11, 2026, the burning hours; "
+            "not on Sunday, July 12, 2026, a Sunday") in answer.result
+    assert "Sunday, July 12, 2026 is a Sunday. No open burning is allowed on Sundays." in map(str, answer.steps)
+
+
+def test_an_order_ending_within_the_clock_window_says_when_burning_opens_again(fairview):
+    order = BurningOrder(active=True, start=at(13), end=at(15))
+    answer = handlers.burning(fairview, at=at(14), orders=[order])
+    assert answer.value["allowed"] is False
+    assert answer.lead.endswith("(9.05(2)). Open again from 3:00 p.m. until 7:00 p.m.")
+
+
 def test_the_burn_window_of_a_clock_town_names_its_clock_times(fairview):
     answer = handlers.burn_window(fairview, day=WEDNESDAY, at=at(13))
     assert answer.lead == "Wednesday: burning only from 12:00 p.m. to 7:00 p.m. (9.04(1))."
