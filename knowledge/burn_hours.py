@@ -2,8 +2,8 @@
 "Burning scheme").
 
 ``daylight``: from sunrise to sunset (Dunkirk Code 7.11 "between sunrise and sunset"), ends named "sunrise" and
-"sunset". ``clock``: from one clock time to another, both dated parameters of the town (the fixture town's
-F-7.03(1)), ends named by their time alone. Either may close on named days (``sundays``, ``legal_holidays``),
+"sunset". ``clock``: from one clock time to another, both dated parameters of the town (the fixture town
+Fairview's 9.04(1)), ends named by their time alone. Either may close on named days (``sundays``, ``legal_holidays``),
 each backed by a rule of the town's `burning_hours` topic; the legal holidays are dated data with a citation.
 Nothing here states law: the rules and numbers are the town's, checked at load (knowledge/loader.py).
 """
@@ -60,6 +60,10 @@ class Scheme:
     @property
     def before_rule(self) -> str:
         return BEFORE_RULES[self.before]
+
+    def holidays_unknown(self, day: date) -> bool:
+        """Closed on legal holidays, but no date of ``day``'s year is listed: whether it is one is not known."""
+        return "legal_holidays" in self.closed and all(d.year != day.year for d, _ in self.holidays)
 
 
 DAYLIGHT = Scheme("daylight")

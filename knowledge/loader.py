@@ -493,12 +493,18 @@ def _load_burning_scheme(f: _File, raw: Any, sections, params, topics, topics_fi
         if end not in b:
             raise f.fail(f"burning.{end}", "missing: a clock scheme names the time_of_day parameter of "
                                                  f"its window's {end}")
-        name = f.text(b[end], f"burning_hours.{end}")
+        name = f.text(b[end], f"burning.{end}")
         if name not in params:
             raise f.fail(f"burning.{end}", f"names no parameter: {name!r}")
         if params[name].unit != "time_of_day" or not params[name].values:
             raise f.fail(f"burning.{end}", f"{name!r} must be a time_of_day parameter with a value")
         ends[end] = name
+    if ends:
+        days = sorted({v.since for n in ends.values() for v in params[n].values})
+        for day in days:
+            opens, closes = (getattr(params[ends[e]].at(day), "value", None) for e in ("start", "end"))
+            if opens is not None and closes is not None and not opens < closes:  # "HH:MM": compared as text
+                raise f.fail("burning.end", f"the window must end after it starts: {opens} to {closes} from {day}")
     closed = tuple(f.listing(b.get("closed"), "burning.closed"))
     for c in closed:
         if c not in burn_hours.CLOSED_DAY_RULES:

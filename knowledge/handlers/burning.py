@@ -51,6 +51,17 @@ def _side(w: Window, early: bool, clock=None) -> str:
     return f"before {opens(w, clock(w.start))}" if early else f"after {closes(w, clock(w.end))}"
 
 
+def _holidays_caveat(answer: Answer, town: Town, start: datetime, end: datetime | None) -> None:
+    """A town closed on legal holidays whose dates we hold do not reach the year asked about: say so, citing the
+    rule, rather than answer as if no day were a holiday."""
+    years = sorted({d.year for d in (start.date(), (end or start).date()) if scheme(town).holidays_unknown(d)})
+    if years:
+        r = _rule(town, "burning_hours", "closed_legal_holidays")
+        answer.cite(r.citation)
+        answer.caveats.append(f"{town.render(r.text, start.date())} The dates of legal holidays we hold do not reach "
+                              f"{' and '.join(map(str, years))}: whether that day is one, ask the {town.contact_line()}.")
+
+
 def _closed_step(answer: Answer, town: Town, w: Window, asked: date | None = None) -> None:
     """The rule that closes ``w``'s day, as a step ("That day is a Sunday. ..."; another day of the time asked
     about by its date)."""
@@ -334,6 +345,7 @@ def burning(town: Town, *, at: datetime | Moment, order: BurningOrder | None = N
     _step(answer, town, "burning_hours", _hours(town), day, before=f"I understood: {said}. {_day_words(w)}")
     for closed in _closed_days(town, start, end):
         _closed_step(answer, town, closed, day)
+    _holidays_caveat(answer, town, start, end)
     all_orders = _orders(order, orders)
     in_force = _in_force(all_orders, start, end)
     _order_step(answer, town, in_force, day)
@@ -582,6 +594,7 @@ def burn_window(town: Town, *, day: date, order: BurningOrder | None = None,
     answer = Answer(topic="burning_hours", town=town.key, result="")
     hours = _step(answer, town, "burning_hours", _hours(town), day, before=_day_words(w))
     _closed_step(answer, town, w)
+    _holidays_caveat(answer, town, rise, None)
     _step(answer, town, "burning_hours", _exception(town), day)
     all_orders = _orders(order, orders)
     in_force = _in_force(all_orders, rise, set_)

@@ -3,6 +3,7 @@ permit within a clock window (9.04(1), 12:00 p.m. to 7:00 p.m.), never on Sunday
 and its Fire Department, not a Town Board, may prohibit burning (9.05). The same handlers answer it from its
 data; the loader refuses a scheme that lacks what it needs, naming the file and the key."""
 
+import re
 import shutil
 from datetime import date, datetime
 from pathlib import Path
@@ -287,3 +288,27 @@ def test_a_permit_town_is_not_offered_burn_notifications(fairview, dunkirk):
                      + [s.title + s.ask for s in offer.starters(fairview)] + offer.examples(fairview))
     assert "notif" not in words.lower()
     assert "Notify a burn" in [s.title for s in offer.starters(dunkirk)]
+
+
+def test_the_loader_refuses_a_clock_window_that_ends_before_it_starts(copy):
+    def swap(d):
+        d["open_burning.hours.end"]["values"][0]["value"] = "11:00"
+    edit(copy / "fairview/parameters/burning.yml", swap)
+    refused(copy, "fairview/town.yml", "burning.end", "the window must end after it starts: 12:00 to 11:00")
+
+
+def test_a_year_without_listed_legal_holidays_is_answered_with_a_caveat_not_as_if_none(fairview):
+    christmas = handlers.burning(fairview, at=at(14, day=date(2028, 12, 25)), material="leaves")
+    assert any("do not reach 2028: whether that day is one, ask the Town Clerk, Town of Fairview." in c
+               for c in christmas.caveats)
+    assert fairview.topics["burning_hours"].rules["closed_legal_holidays"].citation in christmas.citations
+    listed = handlers.burning(fairview, at=at(14), material="leaves")
+    assert not any("do not reach" in c for c in listed.caveats)
+
+
+def test_the_window_module_states_no_law_either():
+    """knowledge/burn_hours.py, like burning.py (test_burning_law.py), takes every statement of law from data."""
+    from knowledge import burn_hours
+    from tests.knowledge.test_burning_law import LAW, _strings
+    found = [s for s in _strings(Path(burn_hours.__file__)) if LAW.search(s) and not re.fullmatch(r"[a-z_]+", s)]
+    assert not found, found
