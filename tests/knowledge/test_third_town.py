@@ -312,3 +312,20 @@ def test_the_window_module_states_no_law_either():
     from tests.knowledge.test_burning_law import LAW, _strings
     found = [s for s in _strings(Path(burn_hours.__file__)) if LAW.search(s) and not re.fullmatch(r"[a-z_]+", s)]
     assert not found, found
+
+
+def test_every_step_of_every_fixture_burning_answer_carries_a_citation(fairview):
+    """The property test_burning_law.py checks for the served towns, on a grid of the fixture town's answers;
+    and a "Yes" at an instant is only inside an open window."""
+    from tests.knowledge.test_burning_law import assert_every_step_cited
+    order = BurningOrder(active=True, start=at(13), end=at(15))
+    for day in (WEDNESDAY, date(2026, 7, 5), date(2026, 7, 4), date(2028, 12, 25)):
+        for hour in range(0, 24, 3):
+            for orders in ([], [order]):
+                answer = handlers.burning(fairview, at=at(hour, day=day), material="leaves", orders=orders)
+                assert_every_step_cited(answer)
+                w = window(fairview, day)
+                if answer.value["allowed"]:
+                    assert w.open and w.start <= at(hour, day=day) <= w.end
+        assert_every_step_cited(handlers.burn_window(fairview, day=day, orders=[order]))
+        assert_every_step_cited(handlers.burning_order_status(fairview, now=at(12, day=day), orders=[order]))
