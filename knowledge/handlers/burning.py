@@ -1,7 +1,8 @@
 """Is open burning allowed at a given moment, and what must the resident do?
 
-The law comes from the town's data, never from this module: the hours, the after-sunset exception, the
-no-burning order, the notification and the rules of a burn are the `rules` of the town's burning topics
+The law comes from the town's data, never from this module: the hours (the town's burning scheme: daylight or a
+clock window, closed days; knowledge/burn_hours.py), the exception to them, the no-burning order, the
+notification or permit and the rules of a burn are the `rules` of the town's burning topics
 (topics.yml), the materials are its materials.yml (with the state rule in knowledge/state), and each step of
 an answer carries the citations that back it. For Dunkirk that is Code 7.09 to 7.13 and Wis. Admin. Code
 NR 429.04. A town whose code has no burning rules (Mequon) gets "not covered" and the clerk's contact.
@@ -577,11 +578,11 @@ def _clock(moment: datetime) -> str:
 
 def burn_window(town: Town, *, day: date, order: BurningOrder | None = None,
                 orders: list[BurningOrder] | None = None, at: datetime | None = None) -> Answer:
-    """When on ``day`` burning is open, for the burn-notification form: the sunrise-to-sunset window of the
-    town's burning rules less every moment a no-burning order is in force (7.10(4) forbids burning only while
+    """When on ``day`` burning is open, for the burn-notification form: the town's burning window (sunrise to
+    sunset, or its clock times; none on a closed day) less every moment a no-burning order is in force (7.10(4) forbids burning only while
     one is); closed only when orders cover all of it. ``at``: a time the resident gave, checked the same way.
 
-    ``value``: sunrise, sunset, allowed (some part of the day is open), orders (in force that day), open (the
+    ``value``: sunrise, sunset (the window's ends: the clock times for a clock town), allowed (some part of the day is open), orders (in force that day), open (the
     open parts, [(start, end)]), open_at (``at`` lies in one; None without ``at``). ``data``: hours (a sentence
     saying when burning is open that day, for the form), until (words for the end of the open part ``at`` is
     in: "sunset (8:37 p.m. CDT)", "2:00 p.m. CST (when the order begins)").
