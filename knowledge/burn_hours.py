@@ -11,11 +11,12 @@ Nothing here states law: the rules and numbers are the town's, checked at load (
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import date, datetime, time
+from datetime import date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
 from .model import Citation
 from .sun import sun_times
+from .when import words_for_day, words_for_time
 
 #: every rule a covered town's burning topics must carry whatever its scheme (the burning handler states them)
 BURNING_RULES = {
@@ -130,3 +131,26 @@ def _end(word: str, clock: str, short: bool) -> str:
 def hours_name(town) -> str:
     """"the daylight hours" or "the burning hours"."""
     return "the daylight hours" if scheme(town).kind == "daylight" else "the burning hours"
+
+
+def day_words(w: Window) -> str:
+    """"On Saturday, July 4, 2026, sunrise is 5:23 a.m. CDT and sunset 8:38 p.m. CDT. " (a clock window:
+    "..., the burning hours are 12:00 p.m. CDT to 7:00 p.m. CDT. ")."""
+    if w.start_word:
+        return (f"On {words_for_day(w.day)}, {w.start_word} is {words_for_time(w.start)} and {w.end_word} "
+                f"{words_for_time(w.end)}. ")
+    return f"On {words_for_day(w.day)}, the burning hours are {words_for_time(w.start)} to {words_for_time(w.end)}. "
+
+
+def side_words(w: Window, early: bool, clock=None) -> str:
+    """"before sunrise (5:23 a.m. CDT)", "after 7:00 p.m. CDT", or "a Sunday" on a closed day."""
+    clock = clock or words_for_time
+    if not w.open:
+        return w.closed_reason
+    return f"before {opens(w, clock(w.start))}" if early else f"after {closes(w, clock(w.end))}"
+
+
+def closed_days(town, start: datetime, end: datetime | None) -> list[Window]:
+    """The closed days (a Sunday, a legal holiday) of the time asked about, in order."""
+    days = [start.date() + timedelta(days=i) for i in range(((end or start).date() - start.date()).days + 1)]
+    return [w for w in map(lambda d: window(town, d), days) if not w.open]

@@ -16,7 +16,8 @@ from zoneinfo import ZoneInfo
 
 from ..errors import KnowledgeError, NeedsClarification
 from ..model import MATERIAL_KINDS, PLACEHOLDER, Answer, BurningOrder, MaterialGroup, Town, TopicRule, material_words
-from ..burn_hours import BURNING_RULES, OPTIONAL_STEPS, Window, closes, hours_name, opens, scheme, window
+from ..burn_hours import (BURNING_RULES, OPTIONAL_STEPS, Window, closed_days, closes, day_words, hours_name,
+                          opens, scheme, side_words, window)
 from ..when import Moment, words_for_day, words_for_time
 from .. import rules
 from .common import a_day, add_contact, add_gaps, not_covered
@@ -33,23 +34,6 @@ def _hours(town: Town) -> str:
 def _exception(town: Town) -> str:
     """The town's rule for burning outside its hours: `after_sunset_exception` or `outside_hours_exception`."""
     return scheme(town).exception_rule
-
-
-def _day_words(w: Window) -> str:
-    """"On Saturday, July 4, 2026, sunrise is 5:23 a.m. CDT and sunset 8:38 p.m. CDT. " (a clock window:
-    "..., the burning hours are 12:00 p.m. CDT to 7:00 p.m. CDT. ")."""
-    if w.start_word:
-        return (f"On {words_for_day(w.day)}, {w.start_word} is {words_for_time(w.start)} and {w.end_word} "
-                f"{words_for_time(w.end)}. ")
-    return f"On {words_for_day(w.day)}, the burning hours are {words_for_time(w.start)} to {words_for_time(w.end)}. "
-
-
-def _side(w: Window, early: bool, clock=None) -> str:
-    """"before sunrise (5:23 a.m. CDT)", "after 7:00 p.m. CDT", or "a Sunday" on a closed day."""
-    clock = clock or words_for_time
-    if not w.open:
-        return w.closed_reason
-    return f"before {opens(w, clock(w.start))}" if early else f"after {closes(w, clock(w.end))}"
 
 
 def _holidays_caveat(answer: Answer, town: Town, start: datetime, end: datetime | None) -> None:
@@ -343,8 +327,8 @@ def burning(town: Town, *, at: datetime | Moment, order: BurningOrder | None = N
     answer.data.update(sunrise=rise.isoformat(), sunset=set_.isoformat(), understood=said)
 
     daylight, overlaps = _daylight(town, start, end)
-    _step(answer, town, "burning_hours", _hours(town), day, before=f"I understood: {said}. {_day_words(w)}")
-    for closed in _closed_days(town, start, end):
+    _step(answer, town, "burning_hours", _hours(town), day, before=f"I understood: {said}. {day_words(w)}")
+    for closed in closed_days(town, start, end):
         _closed_step(answer, town, closed, day)
     _holidays_caveat(answer, town, start, end)
     all_orders = _orders(order, orders)
@@ -358,7 +342,7 @@ def burning(town: Town, *, at: datetime | Moment, order: BurningOrder | None = N
         early = start < rise if end is None else end <= rise
         outside = ("partly after sunset or before sunrise" if w.start_word else
                    f"partly outside {hours_name(town)}")
-        where = outside if daylight == "some" else _side(w, early)
+        where = outside if daylight == "some" else side_words(w, early)
         _step(answer, town, "burning_hours", _exception(town), day,
               before=f"That time is {where}. " if w.open or daylight == "some" else "")
     elif match is None or match.kind not in ("prohibited", "permit_required"):
@@ -416,11 +400,6 @@ def _span(town: Town, overlaps: list[tuple[datetime, datetime]], w: Window, clos
         f"; not on {words_for_day(c.day)}, {c.closed_reason}" for c in closed)
 
 
-def _closed_days(town: Town, start: datetime, end: datetime | None) -> list[Window]:
-    """The closed days (a Sunday, a legal holiday) of the time asked about, in order."""
-    days = [start.date() + timedelta(days=i) for i in range(((end or start).date() - start.date()).days + 1)]
-    return [w for w in map(lambda d: window(town, d), days) if not w.open]
-
 
 def _open_later(answer: Answer, town: Town, all_orders: list[BurningOrder], after: datetime) -> None:
     """An order that ends later the same day, before sunset: the result and, when it fits, the lead say from
@@ -454,7 +433,7 @@ def _result(town, moment, start, end, day, rise, set_, daylight, overlaps, block
         early = start < rise if end is None else end <= rise
         if not w.open:
             hours = rule("burning_hours", w.closed_rule)
-        return f"No, you may not burn {what}{when_words}: that is {_side(w, early)}. {hours} {exception}"
+        return f"No, you may not burn {what}{when_words}: that is {side_words(w, early)}. {hours} {exception}"
     within = "within" if daylight == "all" and not parts else "partly within"
     if match is not None and match.kind == "conditional":
         return (f"It depends on the {match.said}: " + " ".join(g.rule for g in match.groups)
@@ -471,7 +450,7 @@ def _result(town, moment, start, end, day, rise, set_, daylight, overlaps, block
         return (f"Yes, you may burn {what}on {words_for_day(day)} between {opens(w, words_for_time(rise))} and "
                 f"{closes(w, words_for_time(set_))}, {conditions} {exception}")
     if daylight == "some":
-        return (f"Yes, you may burn {what}{when_words} {_span(town, overlaps, w, _closed_days(town, start, end))}, "
+        return (f"Yes, you may burn {what}{when_words} {_span(town, overlaps, w, closed_days(town, start, end))}, "
                 f"{conditions} {exception}")
     until = (f"until {closes(w, words_for_time(set_))}" if stop is None or stop >= set_ else
              f"until {words_for_time(stop)} (when the order begins)")
@@ -509,7 +488,7 @@ def _lead(town, moment, start, end, day, rise, set_, daylight, blocked, match, p
     w = window(town, day)
     if daylight == "none":
         early = start < rise if end is None else end <= rise
-        side = _side(w, early, _clock)
+        side = side_words(w, early, _clock)
         r = rule("burning_hours", _hours(town) if w.open else w.closed_rule)
         hours = town.render(r.lead or r.text, day)
         side = side if side.endswith(".") else f"{side}."  # "12:00 p.m." ends its own sentence
@@ -593,7 +572,7 @@ def burn_window(town: Town, *, day: date, order: BurningOrder | None = None,
     w = window(town, day)
     rise, set_ = w.start, w.end
     answer = Answer(topic="burning_hours", town=town.key, result="")
-    hours = _step(answer, town, "burning_hours", _hours(town), day, before=_day_words(w))
+    hours = _step(answer, town, "burning_hours", _hours(town), day, before=day_words(w))
     _closed_step(answer, town, w)
     _holidays_caveat(answer, town, rise, None)
     _step(answer, town, "burning_hours", _exception(town), day)
@@ -623,7 +602,7 @@ def burn_window(town: Town, *, day: date, order: BurningOrder | None = None,
                                  daylight.citation)
     else:
         answer.lead = _cited(f"{weekday}: burning only {from_to}", daylight.citation)
-    answer.result = (_day_words(w)
+    answer.result = (day_words(w)
                      + (town.render(order_rule.text, day) if blocked else
                         f"Burning is open only {_open_words(town, parts, in_force)}. {hours} "
                         f"{town.render(order_rule.text, day)}" if cut else hours))
