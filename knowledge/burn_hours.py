@@ -40,7 +40,7 @@ CLOSED_DAY_RULES = {"sundays": "closed_sundays", "legal_holidays": "closed_legal
 
 @dataclass(frozen=True)
 class Scheme:
-    """A town's burning hours as town.yml declares them (``burning_hours:``)."""
+    """A town's burning hours as town.yml declares them (``burning:``)."""
 
     kind: str  # "daylight" or "clock"
     start: str = ""  # clock: the parameter (time_of_day) at which burning opens

@@ -253,7 +253,7 @@ class Town:
     scope: Citation | None = None  # the words that say what the code covers
     #: definitions.yml: every defined term, by term_key of the term and of each word residents use for it
     definitions: dict[str, Definition] = field(default_factory=dict)
-    #: town.yml `burning_hours:` (knowledge.burn_hours.Scheme): daylight or a clock window, closed days
+    #: town.yml `burning:` (knowledge.burn_hours.Scheme): daylight or a clock window, closed days, notify or permit
     burning_scheme: Any = None
 
     def param(self, name: str) -> Parameter:
