@@ -16,7 +16,7 @@ from typing import Any
 
 import yaml
 
-from . import settings
+from . import burn_hours, settings
 from .errors import KnowledgeError, NeedsClarification
 from .model import (MATERIAL_KINDS, PLACEHOLDER, Citation, Contact, Definition, Gap, MaterialGroup, Note, Paragraph,
                     Parameter, Section, Topic, Town, Value, material_words, term_key)
@@ -68,12 +68,17 @@ def read_yaml(path: Path) -> Any:
         return yaml.load(fh, Loader=SAFE_LOADER)
 
 
+def _name(path: Path) -> str:
+    """How errors name a file: relative to the repository where it lies inside it."""
+    return str(path.relative_to(ROOT.parent)) if path.is_relative_to(ROOT.parent) else str(path)
+
+
 class _File:
     """One YAML file being read; every check names this file."""
 
     def __init__(self, path: Path):
         self.path = path
-        self.name = str(path.relative_to(ROOT.parent)) if path.is_relative_to(ROOT.parent) else str(path)
+        self.name = _name(path)
         try:
             with path.open(encoding="utf-8") as fh:
                 self.data = yaml.load(fh, Loader=SAFE_LOADER)
@@ -526,20 +531,97 @@ def _contact(f: _File, raw: Any, key: str, hours: str = "") -> Contact:
                    f.text(c.get("hours"), f"{key}.hours", True).strip() or hours)
 
 
+def _load_burning_scheme(f: _File, raw: Any, sections, params, topics, topics_file: str):
+    """town.yml `burning:` (knowledge/DATA.md "Burning scheme"): the hours (daylight or clock), their parameters,
+    closed days and legal holidays, what comes before a burn (notify or permit), and the rules each needs; None
+    for a town that covers no burning."""
+    covered = "burning_hours" in topics and topics["burning_hours"].covered
+    if raw is None:
+        if covered:
+            raise f.fail("burning", "missing: a town that covers burning names its hours (daylight or clock)")
+        return None
+    b = f.mapping(raw, "burning", {"hours", "before"}, {"start", "end", "closed", "legal_holidays"})
+    kind = b["hours"]
+    if kind not in burn_hours.SCHEME_RULES:
+        raise f.fail("burning.hours", f"must be one of {', '.join(burn_hours.SCHEME_RULES)}, not {kind!r}")
+    before = b["before"]
+    if before not in burn_hours.BEFORE_RULES:
+        raise f.fail("burning.before", f"must be one of {', '.join(burn_hours.BEFORE_RULES)}, not {before!r}")
+    ends = {}
+    for end in ("start", "end"):
+        if kind == "daylight":
+            if end in b:
+                raise f.fail(f"burning.{end}", "a daylight scheme runs from sunrise to sunset: no clock times")
+            continue
+        if end not in b:
+            raise f.fail(f"burning.{end}", "missing: a clock scheme names the time_of_day parameter of "
+                                                 f"its window's {end}")
+        name = f.text(b[end], f"burning.{end}")
+        if name not in params:
+            raise f.fail(f"burning.{end}", f"names no parameter: {name!r}")
+        if params[name].unit != "time_of_day" or not params[name].values:
+            raise f.fail(f"burning.{end}", f"{name!r} must be a time_of_day parameter with a value")
+        ends[end] = name
+    if ends:
+        days = sorted({v.since for n in ends.values() for v in params[n].values})
+        for day in days:
+            opens, closes = (getattr(params[ends[e]].at(day), "value", None) for e in ("start", "end"))
+            if opens is not None and closes is not None and not opens < closes:  # "HH:MM": compared as text
+                raise f.fail("burning.end", f"the window must end after it starts: {opens} to {closes} from {day}")
+    closed = tuple(f.listing(b.get("closed"), "burning.closed"))
+    for c in closed:
+        if c not in burn_hours.CLOSED_DAY_RULES:
+            raise f.fail("burning.closed", f"unknown closed day {c!r}; one of "
+                                                 f"{', '.join(burn_hours.CLOSED_DAY_RULES)}")
+    holidays, cited = (), None
+    if "legal_holidays" in closed:
+        if b.get("legal_holidays") is None:
+            raise f.fail("burning.legal_holidays", "missing: closed on legal holidays needs their dates")
+        h = f.mapping(b["legal_holidays"], "burning.legal_holidays", {"reference", "days"})
+        cited = _cite(f, sections, h["reference"], "burning.legal_holidays.reference")
+        text = _norm(cited.section.text_at(cited.path))
+        days = []
+        for i, d in enumerate(f.listing(h["days"], "burning.legal_holidays.days")):
+            key = f"burning.legal_holidays.days[{i}]"
+            d = f.mapping(d, key, {"date", "name"})
+            name = f.text(d["name"], f"{key}.name")
+            if _norm(name) not in text:
+                raise f.fail(f"{key}.name", f"{name!r} is not named in {cited.label}")
+            days.append((f.day(d["date"], f"{key}.date"), name))
+        holidays = tuple(days)
+    elif b.get("legal_holidays") is not None:
+        raise f.fail("burning.legal_holidays", "dates given but `closed` does not name legal_holidays")
+    scheme = burn_hours.Scheme(kind, ends.get("start", ""), ends.get("end", ""), closed, holidays, cited, before)
+    if covered:
+        needed = {t: set(n) for t, n in burn_hours.BURNING_RULES.items()}
+        needed["burning_hours"] |= set(burn_hours.SCHEME_RULES[kind]) | {burn_hours.CLOSED_DAY_RULES[c] for c in closed}
+        needed["burn_notification"] |= {burn_hours.BEFORE_RULES[before]}
+        for topic, names in needed.items():
+            have = topics[topic].rules if topic in topics else {}
+            for name in sorted(names - set(have)):
+                raise KnowledgeError(topics_file, f"{topic}.rules.{name}",
+                                     f"the burning scheme of town.yml ({kind} hours, {before} before) needs this rule")
+        if not topics["burning_penalties"].rules:
+            raise KnowledgeError(topics_file, "burning_penalties.rules", "the burning handler states these: give one")
+    return scheme
+
+
 #: the kinds of Wisconsin municipality a town.yml may name (its `municipality:`)
 MUNICIPALITIES = ("Town", "City", "Village")
 
 
 def load_town(key: str, root: Path | None = None) -> Town:
-    """Load and check one town's folder; ``root`` is the knowledge folder (tests pass broken copies)."""
+    """Load and check one town's folder; ``root`` is the knowledge folder (tests pass broken copies) or a
+    folder of town folders (tests/fixtures/towns)."""
     root = Path(root) if root else ROOT
-    if not isinstance(key, str) or not TOWN_KEY.match(key) or not (root / "towns" / key).is_dir():
+    ok = isinstance(key, str) and TOWN_KEY.match(key)
+    folder = root / "towns" / key if ok and (root / "towns" / key).is_dir() else root / str(key)
+    if not ok or not (folder / "town.yml").is_file() and not (root / "towns" / key).is_dir():
         raise NeedsClarification(f"I don't have the code of a town called {key!r}.", field="town")
-    folder = root / "towns" / key
     f = _File(folder / "town.yml")
     t = f.mapping(f.data, "(top)", {"name", "short_name", "county", "state", "timezone", "latitude",
                                     "longitude", "code_name", "clerk", "municipality", "fees_set_by"},
-                  {"fire_department", "website", "scope", "office_hours", "notes"})
+                  {"fire_department", "website", "scope", "office_hours", "notes", "burning"})
     try:
         from zoneinfo import ZoneInfo
         ZoneInfo(t["timezone"])
@@ -568,6 +650,8 @@ def load_town(key: str, root: Path | None = None) -> Town:
     gaps = _load_gaps(folder / "gaps.yml", all_sections)
     materials = _load_materials(folder / "materials.yml", all_sections)
     definitions = _load_definitions(folder / "definitions.yml", all_sections)
+    scheme = _load_burning_scheme(f, t.get("burning"), all_sections, params, topics,
+                                  _name(folder / "topics.yml"))
     if "scope" not in t:
         raise f.fail("scope", "missing: cite the words that say what the code covers")
     scope = _cite(f, all_sections, t["scope"], "scope")
@@ -582,7 +666,7 @@ def load_town(key: str, root: Path | None = None) -> Town:
         code_name=t["code_name"], municipality=t["municipality"],
         fees_set_by=f.text(t["fees_set_by"], "fees_set_by"), numbering_note=meta["numbering_note"],
         ocr_corrections=meta["ocr_corrections"], sections=all_sections, parameters=params, topics=topics,
-        gaps=gaps, materials=materials, scope=scope, definitions=definitions, notes=notes)
+        gaps=gaps, materials=materials, scope=scope, definitions=definitions, notes=notes, burning_scheme=scheme)
 
 
 @lru_cache(maxsize=None)

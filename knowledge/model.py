@@ -268,6 +268,8 @@ class Town:
     definitions: dict[str, Definition] = field(default_factory=dict)
     #: town.yml `notes:`: readings that concern no single parameter, rule or definition
     notes: tuple[Note, ...] = ()
+    #: town.yml `burning:` (knowledge.burn_hours.Scheme): daylight or a clock window, closed days, notify or permit
+    burning_scheme: Any = None
 
     def param(self, name: str) -> Parameter:
         try:

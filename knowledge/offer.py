@@ -20,8 +20,11 @@ def _data() -> dict:
 
 
 def _covered(town: Town, kind: str) -> list[dict]:
-    """The entries of ``kind`` whose topic the town's code covers, in the file's order."""
-    return [e for e in _data()[kind] if e["topic"] in town.topics and town.topics[e["topic"]].covered]
+    """The entries of ``kind`` whose topic the town's code covers, in the file's order; an entry with
+    ``before: notify`` only where a burn is notified (town.yml `burning.before`), not where a permit is needed."""
+    before = getattr(town.burning_scheme, "before", None)
+    return [e for e in _data()[kind] if e["topic"] in town.topics and town.topics[e["topic"]].covered
+            and e.get("before", before) == before]
 
 
 def _joined(words: list[str], last: str) -> str:

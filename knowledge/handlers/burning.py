@@ -1,7 +1,8 @@
 """Is open burning allowed at a given moment, and what must the resident do?
 
-The law comes from the town's data, never from this module: the hours, the after-sunset exception, the
-no-burning order, the notification and the rules of a burn are the `rules` of the town's burning topics
+The law comes from the town's data, never from this module: the hours (the town's burning scheme: daylight or a
+clock window, closed days; knowledge/burn_hours.py), the exception to them, the no-burning order, the
+notification or permit and the rules of a burn are the `rules` of the town's burning topics
 (topics.yml), the materials are its materials.yml (with the state rule in knowledge/state), and each step of
 an answer carries the citations that back it. For Dunkirk that is Code 7.09 to 7.13 and Wis. Admin. Code
 NR 429.04. A town whose code has no burning rules (Mequon) gets "not covered" and the clerk's contact.
@@ -15,21 +16,43 @@ from zoneinfo import ZoneInfo
 
 from ..errors import KnowledgeError, NeedsClarification
 from ..model import MATERIAL_KINDS, PLACEHOLDER, Answer, BurningOrder, MaterialGroup, Town, TopicRule, material_words
-from ..sun import sun_times
+from ..burn_hours import (BURNING_RULES, OPTIONAL_STEPS, Window, closed_days, closes, day_words, hours_name,
+                          opens, scheme, side_words, window)
 from ..when import Moment, words_for_day, words_for_time
 from .. import rules
 from .common import a_day, add_contact, add_gaps, not_covered
 
-#: every rule a covered town's burning topics must carry, by topic
-RULES = {
-    "burning_hours": ("daylight_only", "after_sunset_exception", "not_prohibited_permitted"),
-    "burning_rules": ("yes_conditions", "attend", "weather", "setback", "firebreaks", "air_rules",
-                      "landowner_responsible"),
-    "burn_notification": ("notify_first",),
-    "prohibited_materials": ("reminder", "state_rules_clause", "not_listed"),
-    "no_burning_order": ("order_in_effect", "no_order_recorded", "status_source"),
-    "burning_penalties": ("extinguish_costs", "out_of_control_costs", "forfeitures"),
-}
+#: every rule a covered town's burning topics must carry, by topic, besides its scheme's (knowledge.burn_hours)
+RULES = BURNING_RULES
+
+
+def _hours(town: Town) -> str:
+    """The town's rule for its burning hours: `daylight_only` or `clock_window` (knowledge.burn_hours)."""
+    return scheme(town).hours_rule
+
+
+def _exception(town: Town) -> str:
+    """The town's rule for burning outside its hours: `after_sunset_exception` or `outside_hours_exception`."""
+    return scheme(town).exception_rule
+
+
+def _holidays_caveat(answer: Answer, town: Town, start: datetime, end: datetime | None) -> None:
+    """A town closed on legal holidays whose dates we hold do not reach the year asked about: say so, citing the
+    rule, rather than answer as if no day were a holiday."""
+    years = sorted({d.year for d in (start.date(), (end or start).date()) if scheme(town).holidays_unknown(d)})
+    if years:
+        r = _rule(town, "burning_hours", "closed_legal_holidays")
+        answer.cite(r.citation)
+        answer.caveats.append(f"{town.render(r.text, start.date())} The dates of legal holidays we hold do not reach "
+                              f"{' and '.join(map(str, years))}: whether that day is one, ask the {town.contact_line()}.")
+
+
+def _closed_step(answer: Answer, town: Town, w: Window, asked: date | None = None) -> None:
+    """The rule that closes ``w``'s day, as a step ("That day is a Sunday. ..."; another day of the time asked
+    about by its date)."""
+    if not w.open:
+        name = "That day" if asked in (None, w.day) else words_for_day(w.day)
+        _step(answer, town, "burning_hours", w.closed_rule, w.day, before=f"{name} is {w.closed_reason}. ")
 
 
 def _rule(town: Town, topic: str, name: str) -> TopicRule:
@@ -109,19 +132,21 @@ def _material_steps(answer: Answer, town: Town, match: MaterialMatch, day: date)
 # -- time of day -------------------------------------------------------------------------------------
 
 def _windows(town: Town, start: datetime, end: datetime) -> list[tuple[datetime, datetime]]:
-    """Sunrise-to-sunset windows of every day from ``start`` to ``end`` (town time)."""
+    """The burning windows (knowledge.burn_hours) of every open day from ``start`` to ``end`` (town time)."""
     out, day = [], start.date()
     while day <= end.date():
-        out.append(sun_times(town, day))
+        w = window(town, day)
+        if w.open:
+            out.append((w.start, w.end))
         day += timedelta(days=1)
     return out
 
 
 def _daylight(town: Town, start: datetime, end: datetime | None) -> tuple[str, list[tuple[datetime, datetime]]]:
-    """"all" | "some" | "none": how much of [start, end] lies between sunrise and sunset; the overlaps."""
+    """"all" | "some" | "none": how much of [start, end] lies in the burning windows; the overlaps."""
     if end is None or end <= start:
-        rise, set_ = sun_times(town, start.date())
-        inside = rise <= start <= set_
+        w = window(town, start.date())
+        inside = w.open and w.start <= start <= w.end
         return ("all" if inside else "none"), ([(start, start)] if inside else [])
     overlaps = [(max(start, r), min(end, s)) for r, s in _windows(town, start, end) if max(start, r) < min(end, s)]
     if not overlaps:
@@ -207,10 +232,10 @@ def _order_step(answer: Answer, town: Town, in_force: list[BurningOrder], day: d
 
 def _from(town: Town, t: datetime, orders: list[BurningOrder], short: bool = False) -> str:
     """Words for where an open part begins: at sunrise, when an order ends (7.10(4)), or at the time asked."""
-    rise, _ = sun_times(town, t.date())
+    w = window(town, t.date())
     clock = _clock(t) if short else words_for_time(t)
-    if t == rise:
-        return f"sunrise, {clock}," if short else f"sunrise ({clock})"
+    if t == w.start:
+        return opens(w, clock, short)
     if any(o.end == t for o in orders):
         return f"{clock} (when the order ends)"
     return clock
@@ -218,10 +243,10 @@ def _from(town: Town, t: datetime, orders: list[BurningOrder], short: bool = Fal
 
 def _until(town: Town, t: datetime, orders: list[BurningOrder], short: bool = False) -> str:
     """Words for where an open part ends: at sunset, when an order begins, or at the end of the time asked."""
-    _, set_ = sun_times(town, t.date())
+    w = window(town, t.date())
     clock = _clock(t) if short else words_for_time(t)
-    if t == set_:
-        return f"sunset, {clock}" if short else f"sunset ({clock})"
+    if t == w.end:
+        return closes(w, clock, short)
     if any(o.start == t for o in orders):
         return f"{clock} (when the order begins)"
     return clock
@@ -255,16 +280,21 @@ def _in_force_words(o: BurningOrder, start: datetime, end: datetime) -> str:
 
 def _later_today(town: Town, all_orders: list[BurningOrder], after: datetime) -> list[tuple[datetime, datetime]]:
     """The open parts of the rest of ``after``'s day (its daylight less the orders in force)."""
-    rise, set_ = sun_times(town, after.date())
+    w = window(town, after.date())
+    if not w.open:
+        return []
+    rise, set_ = w.start, w.end
     start = max(after, rise)
     return open_parts([(start, set_)], _in_force(all_orders, start, set_)) if start < set_ else []
 
 
 def _rule_steps(answer: Answer, town: Town, day: date) -> None:
-    _step(answer, town, "burn_notification", "notify_first", day)
-    for name in ("attend", "weather", "setback", "firebreaks", "air_rules", "landowner_responsible"):
-        _step(answer, town, "burning_rules", name, day)
-    for name in ("extinguish_costs", "out_of_control_costs", "forfeitures"):
+    """What to do before (notify or get a permit), the rules of a burn the code has, and every penalty rule."""
+    _step(answer, town, "burn_notification", scheme(town).before_rule, day)
+    for name in OPTIONAL_STEPS:
+        if name in town.topics["burning_rules"].rules:
+            _step(answer, town, "burning_rules", name, day)
+    for name in town.topics["burning_penalties"].rules:
         _step(answer, town, "burning_penalties", name, day)
 
 
@@ -291,14 +321,16 @@ def burning(town: Town, *, at: datetime | Moment, order: BurningOrder | None = N
     end = moment.end.astimezone(tz) if moment.end is not None and moment.kind != "instant" else None
     day = start.date()
     said = moment.said or f"{words_for_day(day)} at {words_for_time(start)}"
-    rise, set_ = sun_times(town, day)
+    w = window(town, day)
+    rise, set_ = w.start, w.end  # the ends of the day's burning window: sunrise and sunset for a daylight town
     answer = Answer(topic="burning_hours", town=town.key, result="")
     answer.data.update(sunrise=rise.isoformat(), sunset=set_.isoformat(), understood=said)
 
     daylight, overlaps = _daylight(town, start, end)
-    _step(answer, town, "burning_hours", "daylight_only", day,
-          before=f"I understood: {said}. On {words_for_day(day)}, sunrise is {words_for_time(rise)} and "
-                 f"sunset {words_for_time(set_)}. ")
+    _step(answer, town, "burning_hours", _hours(town), day, before=f"I understood: {said}. {day_words(w)}")
+    for closed in closed_days(town, start, end):
+        _closed_step(answer, town, closed, day)
+    _holidays_caveat(answer, town, start, end)
     all_orders = _orders(order, orders)
     in_force = _in_force(all_orders, start, end)
     _order_step(answer, town, in_force, day)
@@ -308,11 +340,13 @@ def burning(town: Town, *, at: datetime | Moment, order: BurningOrder | None = N
     match = material_rule(town, material) if material and str(material).strip() else None
     if daylight != "all" and not (moment.kind == "day" and daylight == "some"):
         early = start < rise if end is None else end <= rise
-        where = ("partly after sunset or before sunrise" if daylight == "some" else
-                 f"before sunrise ({words_for_time(rise)})" if early else f"after sunset ({words_for_time(set_)})")
-        _step(answer, town, "burning_hours", "after_sunset_exception", day, before=f"That time is {where}. ")
+        outside = ("partly after sunset or before sunrise" if w.start_word else
+                   f"partly outside {hours_name(town)}")
+        where = outside if daylight == "some" else side_words(w, early)
+        _step(answer, town, "burning_hours", _exception(town), day,
+              before=f"That time is {where}. " if w.open or daylight == "some" else "")
     elif match is None or match.kind not in ("prohibited", "permit_required"):
-        _step(answer, town, "burning_hours", "after_sunset_exception", day)
+        _step(answer, town, "burning_hours", _exception(town), day)
     if match is not None:
         _material_steps(answer, town, match, day)
     else:
@@ -353,14 +387,18 @@ def _when_words(moment: Moment, start: datetime, day: date) -> str:
     return moment.said or f"from {words_for_time(start)} on {words_for_day(day)}"
 
 
-def _span(overlaps: list[tuple[datetime, datetime]], rise: datetime, set_: datetime) -> str:
-    """Words for the daylight part of an interval: "until sunset at 8:38 p.m. CDT", "from sunrise at ..."."""
-    if len(overlaps) == 1 and overlaps[0][1] == set_:
-        return f"until sunset at {words_for_time(set_)}, not after"
-    if len(overlaps) == 1 and overlaps[0][0] == rise:
-        return f"from sunrise at {words_for_time(rise)}, not before"
+def _span(town: Town, overlaps: list[tuple[datetime, datetime]], w: Window, closed: list[Window] = ()) -> str:
+    """Words for the part of an interval in the window: "until sunset at 8:38 p.m. CDT", "from sunrise at ...";
+    an interval over a closed day (a Sunday, a legal holiday) lists its open parts and the closed days."""
+    at = lambda word, t: f"{word} at {words_for_time(t)}" if word else words_for_time(t)  # noqa: E731
+    if len(overlaps) == 1 and overlaps[0][1] == w.end and not closed:
+        return f"until {at(w.end_word, w.end)}, not after"
+    if len(overlaps) == 1 and overlaps[0][0] == w.start and not closed:
+        return f"from {at(w.start_word, w.start)}, not before"
     return "only " + " and ".join(f"from {words_for_time(a)} to {words_for_time(b)} on {words_for_day(a.date())}"
-                                  for a, b in overlaps) + ", the daylight hours"
+                                  for a, b in overlaps) + f", {hours_name(town)}" + "".join(
+        f"; not on {words_for_day(c.day)}, {c.closed_reason}" for c in closed)
+
 
 
 def _open_later(answer: Answer, town: Town, all_orders: list[BurningOrder], after: datetime) -> None:
@@ -371,8 +409,9 @@ def _open_later(answer: Answer, town: Town, all_orders: list[BurningOrder], afte
         return
     answer.result += f" Later that day burning is not forbidden by the order: {_open_words(town, later, all_orders)}."
     a, b = later[0]
-    short = f" Open again from {_clock(a)} " + ("until sunset." if b == sun_times(town, a.date())[1] else
-                                                  f"to {_clock(b)}.")
+    w = window(town, a.date())
+    short = f" Open again from {_clock(a)} " + (f"until {w.end_word}." if b == w.end and w.end_word else
+                                                  f"until {_clock(b)}" if b == w.end else f"to {_clock(b)}.")
     if len(answer.lead) + len(short) <= LEAD_LIMIT:
         answer.lead += short
 
@@ -384,15 +423,17 @@ def _result(town, moment, start, end, day, rise, set_, daylight, overlaps, block
     when_words = _when_words(moment, start, day)
     what = f"{match.said} " if match is not None else ""
     rule = lambda topic, name: town.render(_rule(town, topic, name).text, day)  # noqa: E731
+    w = window(town, day)
+    hours, exception = rule("burning_hours", _hours(town)), rule("burning_hours", _exception(town))
     if blocked:
         return f"No, you may not burn {what}{when_words}: {rule('no_burning_order', 'order_in_effect')}"
     if match is not None and match.kind in ("prohibited", "permit_required"):
         return f"No, you may not burn {match.said}: " + " ".join(g.rule for g in match.groups)
     if daylight == "none":
         early = start < rise if end is None else end <= rise
-        side = (f"before sunrise ({words_for_time(rise)})" if early else f"after sunset ({words_for_time(set_)})")
-        return (f"No, you may not burn {what}{when_words}: that is {side}. "
-                f"{rule('burning_hours', 'daylight_only')} {rule('burning_hours', 'after_sunset_exception')}")
+        if not w.open:
+            hours = rule("burning_hours", w.closed_rule)
+        return f"No, you may not burn {what}{when_words}: that is {side_words(w, early)}. {hours} {exception}"
     within = "within" if daylight == "all" and not parts else "partly within"
     if match is not None and match.kind == "conditional":
         return (f"It depends on the {match.said}: " + " ".join(g.rule for g in match.groups)
@@ -404,15 +445,14 @@ def _result(town, moment, start, end, day, rise, set_, daylight, overlaps, block
     conditions = rule("burning_rules", "yes_conditions")
     if parts:  # an order covers part of the time asked about: the rest of its daylight is open
         return (f"Yes, you may burn {what}{when_words}, but only "
-                f"{_open_words(town, parts, in_force, days=end.date() > start.date())}, {conditions} "
-                f"{rule('burning_hours', 'after_sunset_exception')}")
+                f"{_open_words(town, parts, in_force, days=end.date() > start.date())}, {conditions} {exception}")
     if moment.kind == "day":
-        return (f"Yes, you may burn {what}on {words_for_day(day)} between sunrise ({words_for_time(rise)}) and "
-                f"sunset ({words_for_time(set_)}), {conditions} {rule('burning_hours', 'after_sunset_exception')}")
+        return (f"Yes, you may burn {what}on {words_for_day(day)} between {opens(w, words_for_time(rise))} and "
+                f"{closes(w, words_for_time(set_))}, {conditions} {exception}")
     if daylight == "some":
-        return (f"Yes, you may burn {what}{when_words} {_span(overlaps, rise, set_)}, {conditions} "
-                f"{rule('burning_hours', 'after_sunset_exception')}")
-    until = (f"until sunset ({words_for_time(set_)})" if stop is None or stop >= set_ else
+        return (f"Yes, you may burn {what}{when_words} {_span(town, overlaps, w, closed_days(town, start, end))}, "
+                f"{conditions} {exception}")
+    until = (f"until {closes(w, words_for_time(set_))}" if stop is None or stop >= set_ else
              f"until {words_for_time(stop)} (when the order begins)")
     return f"Yes, you may burn {what}{when_words}, {until}, {conditions}"
 
@@ -445,18 +485,20 @@ def _lead(town, moment, start, end, day, rise, set_, daylight, blocked, match, p
                 "conditional": "It depends"}[match.kind]
         text = _cited(f"{head}: {said}", g.citations[0])
         return text if len(text) <= LEAD_LIMIT else _cited(f"{head}: see the rule for {g.what}", g.citations[0])
+    w = window(town, day)
     if daylight == "none":
         early = start < rise if end is None else end <= rise
-        side = f"before sunrise ({_clock(rise)})" if early else f"after sunset ({_clock(set_)})"
-        r = rule("burning_hours", "daylight_only")
-        hours = r.lead or town.render(r.text, day)
-        if early:
-            return _cited(f"No: that is {side}. {hours}", r.citation)
-        # after sunset: who may allow it (a resident told otherwise by someone else learns it is the Board)
-        x = rule("burning_hours", "after_sunset_exception")
-        exception = x.lead or town.render(x.text, day)
-        both = _cited(f"No: that is {side}. {hours} {exception}", x.citation)
-        return both if len(both) <= LEAD_LIMIT else _cited(f"No: that is {side}. {exception}", x.citation)
+        side = side_words(w, early, _clock)
+        r = rule("burning_hours", _hours(town) if w.open else w.closed_rule)
+        hours = town.render(r.lead or r.text, day)
+        side = side if side.endswith(".") else f"{side}."  # "12:00 p.m." ends its own sentence
+        if early or not w.open:
+            return _cited(f"No: that is {side} {hours}", r.citation)
+        # after the hours: who may allow it (the town's rule names who: a Town Board, a Fire Department)
+        x = rule("burning_hours", _exception(town))
+        exception = town.render(x.lead or x.text, day)
+        both = _cited(f"No: that is {side} {hours} {exception}", x.citation)
+        return both if len(both) <= LEAD_LIMIT else _cited(f"No: that is {side} {exception}", x.citation)
     if match is not None and match.kind == "not_listed":
         r = rule("prohibited_materials", "not_listed")
         words = town.render(r.lead or r.text, day)
@@ -467,18 +509,19 @@ def _lead(town, moment, start, end, day, rise, set_, daylight, blocked, match, p
     if parts:  # an order covers part of the time asked about (7.10(4)); the rest of its daylight is open
         return _lead_open_parts(town, moment, start, end, day, parts, in_force, r, condition)
     if moment.kind == "day":
-        when = f"{words_for_day(day).split(',')[0]} from sunrise ({_clock(rise)}) to sunset ({_clock(set_)})"
+        when = f"{words_for_day(day).split(',')[0]} from {opens(w, _clock(rise))} to {closes(w, _clock(set_))}"
     elif end is not None and end.date() > start.date():  # "this weekend", "this week": several days
         label = (moment.said or "").split(" (")[0] or "on those days"
         when = (f"{label}, each day from sunrise to sunset only ({_clock(rise)} to {_clock(set_)} on "
-                f"{words_for_day(day).split(',')[0]})")
+                f"{words_for_day(day).split(',')[0]})" if w.start_word else
+                f"{label}, only from {_clock(rise)} to {_clock(set_)} on each day burning is open")
     elif (daylight == "some" or moment.kind == "evening") and start < rise:  # "from 6 to 8 in the morning"
-        when = (f"then from sunrise, {_clock(rise)}, not before" if end is None or end <= set_ else
-                f"only from sunrise ({_clock(rise)}) to sunset ({_clock(set_)})")
+        when = (f"then from {opens(w, _clock(rise), True).rstrip(',')}, not before" if end is None or end <= set_
+                else f"only from {opens(w, _clock(rise))} to {closes(w, _clock(set_))}")
     elif daylight == "some" or moment.kind == "evening":
-        when = f"{'tonight' if moment.kind == 'evening' else 'then'} until sunset, {_clock(set_)}, not after"
+        when = f"{'tonight' if moment.kind == 'evening' else 'then'} until {closes(w, _clock(set_), True)}, not after"
     else:  # the end of the hours with the time asked: a yes at 7:30 p.m. is a yes until 8:12 p.m. only
-        until = (f"until sunset ({_clock(set_)})" if stop is None or stop >= set_ else
+        until = (f"until {closes(w, _clock(set_))}" if stop is None or stop >= set_ else
                  f"until {_clock(stop)} (when the order begins)")
         when = f"at {_clock(start)} {words_for_day(day).split(',')[0]}, {until}"
     text = _cited(f"Yes: {when}, {condition}", r.citation)
@@ -491,7 +534,9 @@ def _lead_open_parts(town, moment, start, end, day, parts, in_force, r, conditio
     several = end.date() > start.date()
     label = ("tonight" if moment.kind == "evening" else (moment.said or "").split(" (")[0] or "then" if several
              else words_for_day(day).split(",")[0])
-    hours = ", sunrise to sunset" if several or moment.kind == "day" else ""
+    w = window(town, day)
+    span = "sunrise to sunset" if w.start_word else f"{_clock(w.start)} to {_clock(w.end)}"
+    hours = f", {span}" if several or moment.kind == "day" else ""
     spans = "; ".join(_in_force_words(o, start, end) for o in in_force)
     whens = (f"{label} only {_open_words(town, parts, in_force, short=True, days=several)}",
              f"{label}{hours}, except during the order ({spans})",
@@ -512,11 +557,11 @@ def _clock(moment: datetime) -> str:
 
 def burn_window(town: Town, *, day: date, order: BurningOrder | None = None,
                 orders: list[BurningOrder] | None = None, at: datetime | None = None) -> Answer:
-    """When on ``day`` burning is open, for the burn-notification form: the sunrise-to-sunset window of the
-    town's burning rules less every moment a no-burning order is in force (7.10(4) forbids burning only while
+    """When on ``day`` burning is open, for the burn-notification form: the town's burning window (sunrise to
+    sunset, or its clock times; none on a closed day) less every moment a no-burning order is in force (7.10(4) forbids burning only while
     one is); closed only when orders cover all of it. ``at``: a time the resident gave, checked the same way.
 
-    ``value``: sunrise, sunset, allowed (some part of the day is open), orders (in force that day), open (the
+    ``value``: sunrise, sunset (the window's ends: the clock times for a clock town), allowed (some part of the day is open), orders (in force that day), open (the
     open parts, [(start, end)]), open_at (``at`` lies in one; None without ``at``). ``data``: hours (a sentence
     saying when burning is open that day, for the form), until (words for the end of the open part ``at`` is
     in: "sunset (8:37 p.m. CDT)", "2:00 p.m. CST (when the order begins)").
@@ -524,24 +569,28 @@ def burn_window(town: Town, *, day: date, order: BurningOrder | None = None,
     day = a_day(day, "day")
     if not town.topics["burning_hours"].covered:
         return not_covered(town, "burning_hours", day)
-    rise, set_ = sun_times(town, day)
+    w = window(town, day)
+    rise, set_ = w.start, w.end
     answer = Answer(topic="burning_hours", town=town.key, result="")
-    hours = _step(answer, town, "burning_hours", "daylight_only", day,
-                  before=f"On {words_for_day(day)}, sunrise is {words_for_time(rise)} and sunset "
-                         f"{words_for_time(set_)}. ")
-    _step(answer, town, "burning_hours", "after_sunset_exception", day)
+    hours = _step(answer, town, "burning_hours", _hours(town), day, before=day_words(w))
+    _closed_step(answer, town, w)
+    _holidays_caveat(answer, town, rise, None)
+    _step(answer, town, "burning_hours", _exception(town), day)
     all_orders = _orders(order, orders)
     in_force = _in_force(all_orders, rise, set_)
     _order_step(answer, town, in_force, day)
-    parts = open_parts([(rise, set_)], in_force)
+    parts = open_parts([(rise, set_)], in_force) if w.open else []
     blocked = not parts
     cut = bool(in_force) and not blocked
-    open_at = None if at is None else (rise <= at <= set_ and not _in_force(all_orders, at))
+    open_at = None if at is None else (w.open and rise <= at <= set_ and not _in_force(all_orders, at))
     answer.value = {"sunrise": rise, "sunset": set_, "allowed": not blocked, "orders": in_force, "open": parts,
                     "open_at": open_at}
-    daylight = _rule(town, "burning_hours", "daylight_only")
+    daylight = _rule(town, "burning_hours", _hours(town))
     order_rule = _rule(town, "no_burning_order", "order_in_effect")
+    if not w.open:  # a closed day (a Sunday, a legal holiday): the rule that closes it stands for the order's
+        order_rule = _rule(town, "burning_hours", w.closed_rule)
     weekday = words_for_day(day).split(",")[0]
+    from_to = f"from {opens(w, _clock(rise), True)} to {closes(w, _clock(set_), True)}"
     if blocked:
         answer.lead = _cited(f"No: {_lower(town.render(order_rule.text, day))}", order_rule.citation)
     elif cut:
@@ -549,12 +598,11 @@ def burn_window(town: Town, *, day: date, order: BurningOrder | None = None,
                              daylight.citation)
         if len(answer.lead) > LEAD_LIMIT:
             spans = "; ".join(_in_force_words(o, rise, set_) for o in in_force)
-            answer.lead = _cited(f"{weekday}: burning only from sunrise, {_clock(rise)}, to sunset, {_clock(set_)}, "
-                                 f"except during the order ({spans})", daylight.citation)
+            answer.lead = _cited(f"{weekday}: burning only {from_to}, except during the order ({spans})",
+                                 daylight.citation)
     else:
-        answer.lead = _cited(f"{weekday}: burning only from sunrise, {_clock(rise)}, to sunset, {_clock(set_)}",
-                             daylight.citation)
-    answer.result = (f"On {words_for_day(day)}, sunrise is {words_for_time(rise)} and sunset {words_for_time(set_)}. "
+        answer.lead = _cited(f"{weekday}: burning only {from_to}", daylight.citation)
+    answer.result = (day_words(w)
                      + (town.render(order_rule.text, day) if blocked else
                         f"Burning is open only {_open_words(town, parts, in_force)}. {hours} "
                         f"{town.render(order_rule.text, day)}" if cut else hours))
@@ -564,7 +612,7 @@ def burn_window(town: Town, *, day: date, order: BurningOrder | None = None,
         f"({rules.short_ref(order_rule.citation)})." if blocked else
         f"On {words_for_day(day)} burning is allowed only "
         + (f"{_open_words(town, parts, in_force)} ({refs})." if cut else
-           f"between sunrise ({words_for_time(rise)}) and sunset ({words_for_time(set_)}) ({refs})."))
+           f"between {opens(w, words_for_time(rise))} and {closes(w, words_for_time(set_))} ({refs})."))
     if open_at:
         answer.data["until"] = next(_until(town, b, in_force) for a, b in parts if a <= at <= b)
     add_contact(answer, town)
