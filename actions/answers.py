@@ -579,7 +579,8 @@ def supported_intent(intent: str, text: str, tracker: Tracker) -> str | None:
     question); None when none of them was ranked (the resident is asked which). A follow-up carries the last
     question's words."""
     named = conversation.topics_named(text)
-    if not named and intent in (tracker.latest_message.get("form_subject") or ()):
+    if not named and intent in (tracker.latest_message.get("form_subject") or ()) and \
+            not common.entities(tracker, "animal"):
         return intent  # mid burn notice, "how far from the house does it have to be?" is asked of the burn
     if intent in BURNING_INTENTS and not named & BURNING_INTENTS and not common.entity(tracker, "material"):
         if only_a_time(tracker):
@@ -814,10 +815,13 @@ def question_topic(tracker: Tracker) -> str | None:
     text = common.text_of(tracker)
     if not common.looks_like_question(text):
         return None
-    # however unsure the classifier is of it (it read a statement): the message's own words name the topic
-    ranked = [r for r in tracker.latest_message.get("intent_ranking") or [] if str(r.get("name")).startswith("ask_")
-              and r.get("name") != "ask_section"]
-    return next((r["name"] for r in ranked if conversation.supports(r["name"], text)), None)
+    # however unsure the classifier is of it (it read a statement): the message's own words name the topic; never
+    # whether one may burn now, and burning only when the words can only be about burning ("trash", "leaves" and
+    # "fire trucks" are not: "we put the dog poop in the trash, is that ok?")
+    ranked = [r["name"] for r in tracker.latest_message.get("intent_ranking") or []
+              if str(r.get("name")).startswith("ask_") and r.get("name") not in ("ask_section", "ask_can_burn")]
+    return next((name for name in ranked if conversation.supports(name, text) and (
+        name not in BURNING_INTENTS or conversation.about_burning(text))), None)
 
 
 def hour_of_a_planned_burn(dispatcher, tracker: Tracker, new: list[dict]) -> list | None:

@@ -47,7 +47,7 @@ def burn_window(t, day: date, at: datetime | None = None):
 
 class ValidateBurnForm(FormValidator):
     opening_intents = frozenset({"notify_burn"})
-    subject_intent = "ask_can_burn"
+    subject_questions = ("ask_burn_setbacks", "ask_prohibited_materials", "ask_burn_notification")
 
     def name(self) -> Text:
         return "validate_burn_form"

@@ -237,10 +237,13 @@ def other_animals_topic(text: str) -> str | None:
     """"we have chickens, maybe 20. is there a limit on how many?": the one topic of the animals named when the
     message names none the household limit counts (actions/conversation.yml `other_animal_topics`); else None."""
     cfg = config()
-    if cfg["counted_animals"].search(_plain(text)):
+    text = _plain(text)
+    if cfg["counted_animals"].search(text):
         return None
-    named = [i for i in cfg["other_animal_topics"] if i in topics_named(text)]
-    return named[0] if len(named) == 1 else None
+    # by the animals' own words: "permit" names the chickens, bees and wild animals alike
+    named = {i for words, intents in cfg["topics"] if words.search(text)
+             for i in intents & set(cfg["other_animal_topics"]) if len(intents & set(cfg["other_animal_topics"])) == 1}
+    return named.pop() if len(named) == 1 else None
 
 
 def family(intent: str) -> frozenset:

@@ -11,7 +11,6 @@ from rasa_sdk import FormValidationAction, Tracker
 from rasa_sdk.events import EventType, SlotSet
 
 from . import common
-from .conversation import family
 from .answers import (ActionAnswer, ActionClarify, ActionGreet, ActionHandoff, ActionHelp, ActionMore,
                       ActionOutOfScope, ActionWhy)
 from .parsing import asks_a_change, asks_to_notify, fields_named, new_value
@@ -106,9 +105,9 @@ class FormValidator(FormValidationAction):
 
     #: intents that start this form: sent again mid-form, they are not a digression
     opening_intents: frozenset[str] = frozenset()
-    #: an intent of the form's subject: a question mid-form that names no topic of its own and is read as one of
-    #: its family (actions/conversation.yml topic words) is answered on it, without the subject's words
-    subject_intent: str = ""
+    #: the questions of the form's subject: one asked mid-form that names no topic of its own (and no animal) is
+    #: answered as read, without the subject's words; never one whose answer is whether one may burn at a time
+    subject_questions: tuple[str, ...] = ()
 
     @abstractmethod
     def name(self) -> Text:
@@ -129,7 +128,7 @@ class FormValidator(FormValidationAction):
         events = await super().run(dispatcher, tracker, domain)
         if self.is_digression(tracker, events):
             # the answer is sent; setting the requested slot again makes the form ask its question again
-            subject = family(self.subject_intent) if self.subject_intent else frozenset()
+            subject = frozenset(self.subject_questions)
             answered = await answer_digression(dispatcher, tracker, domain, subject)
             slot = tracker.get_slot("requested_slot")
             return events + answered + [SlotSet(slot, tracker.get_slot(slot))]

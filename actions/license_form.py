@@ -23,7 +23,7 @@ AGE_QUESTION = ("On what day did (or will) your dog turn 5 months old? (the late
 
 
 class ValidateLicenseForm(FormValidator):
-    subject_intent = "ask_license_cost"
+    subject_questions = ("ask_license_cost", "ask_late_fee", "ask_multiple_dog_license")
 
     def name(self) -> Text:
         return "validate_license_form"

@@ -407,7 +407,8 @@ def _load_topics(path: Path, sections, params) -> dict[str, Topic]:
             when_said = f.text(r["when_said"], f"{key}.rules.{name}.when_said") if "when_said" in r else ""
             if when_said and not all(_words(g) for g in when_said.split(";")):
                 raise f.fail(f"{key}.rules.{name}.when_said",
-                             "each group (between ';') must name at least one word of three letters or more")
+                             "each group (between ';') must name a word of three letters or more that is not a stop "
+                             "word (knowledge/rules.py STOPWORDS)")
             alone = r.get("alone", False)
             if not isinstance(alone, bool):
                 raise f.fail(f"{key}.rules.{name}.alone", "must be true or false")

@@ -978,3 +978,24 @@ def test_a_limit_question_naming_dogs_and_chickens_keeps_the_household_limit(dis
     run(ActionAnswer(), dispatcher, make_tracker(text, "ask_animal_limits", [ent(text, "3", "count"),
                                                                              ent(text, "dogs", "animal", "dog")]))
     assert "7.02-17" in texts(dispatcher)[0].split("\n")[0]
+
+
+def test_a_question_read_as_a_statement_is_never_answered_whether_one_may_burn_by_words_of_other_senses():
+    from actions.answers import ActionNote
+    for question, right in (("we put the dog poop in the trash, is that ok?", "ask_animal_waste"),
+                            ("my dog leaves hair all over the house, do i need to get her groomed?", "ask_kennels"),
+                            ("my neighbor's dog was barking at the fire trucks all night, what can i do", "ask_barking")):
+        ranking = [{"name": "inform", "confidence": 0.93}, {"name": "ask_can_burn", "confidence": 0.02},
+                   {"name": "ask_prohibited_materials", "confidence": 0.02}, {"name": right, "confidence": 0.019}]
+        d = CollectingDispatcher()
+        run(ActionNote(), d, make_tracker(question, "inform", [ent(question, "dog", "animal", "dog")],
+                                          ranking=ranking))
+        lead = texts(d)[0].split("\n")[0]
+        assert "burn" not in lead.lower() and "7.1" not in lead, (question, lead)
+
+
+def test_a_limit_question_naming_a_permit_and_hens_is_answered_from_the_chickens_topic(dispatcher):
+    text = "do i need a permit for hens, is there a limit"
+    run(ActionAnswer(), dispatcher, make_tracker(text, "ask_animal_limits"))
+    lead = texts(dispatcher)[0].split("\n")[0]
+    assert "5 dogs" not in lead and "does not cover keeping chickens" in lead, lead

@@ -485,3 +485,15 @@ def test_a_question_mid_burn_notice_naming_no_topic_is_asked_of_the_burn():
         d, slots = run(ValidateBurnForm(), tr, BURN_DOMAIN)
         assert ("40 feet" in texts(d)[0] and "7.12" in texts(d)[0]) == answered, texts(d)  # a dog run: not burning
         assert "burn_phone" in slots and slots["burn_phone"] is None  # the form asks its question again
+
+
+def test_a_question_mid_burn_notice_about_a_dog_or_a_time_is_never_answered_whether_one_may_burn():
+    for text, intent, ents in (("can my dog come out with me", "ask_can_burn", [("dog", "animal", "dog")]),
+                               ("can he stay out tonight", "ask_burning_hours", []),
+                               ("what about later", "ask_can_burn", [])):
+        tr = make_tracker(text, intent, [ent(text, *e) for e in ents],
+                          slots={"requested_slot": "burn_phone", "burner_name": "Ray Dombrowski"},
+                          active_loop="burn_form")
+        d, slots = run(ValidateBurnForm(), tr, BURN_DOMAIN)
+        assert not texts(d)[0].startswith(("Yes", "No")) and "sunset" not in texts(d)[0], (text, texts(d))
+        assert "burn_phone" in slots and slots["burn_phone"] is None
