@@ -43,9 +43,9 @@ class ValidateLicenseForm(FormValidator):
         slots = list(domain_slots)
         if tracker.get_slot("acquired") is None and not acquisition_matters(tracker):
             slots.remove("acquired")
-        if tracker.get_slot("licensable_age_on") or parsing.five_months_when(
-                common.entities(tracker, "when"), common.text_of(tracker)) or \
-                parsing.age_months(common.text_of(tracker)) is not None:
+        whens, text = common.entities(tracker, "when"), common.text_of(tracker)
+        if tracker.get_slot("licensable_age_on") or parsing.five_months_when(whens, text) or \
+                parsing.birth_when(whens, text) or parsing.age_months(text) is not None:
             return slots + ["licensable_age_on"]  # said already ("turns 5 months on Sept 10", "2 yrs old"): read it
         if any(tracker.get_slot(s) is None for s in slots):
             return slots
@@ -65,6 +65,9 @@ class ValidateLicenseForm(FormValidator):
         if e:
             return {"licensable_age_on": f"{'past' if parsing.five_months_past(text) else 'future'}:"
                                          f"{parsing.time_phrase(text, [e]) or e['value']}"}
+        born = parsing.birth_when(common.entities(tracker, "when"), text)
+        if born:  # "he was born jan 10": the licensable age counted from that day (validate_licensable_age_on)
+            return {"licensable_age_on": f"born:{parsing.time_phrase(text, [born]) or born['value']}"}
         reached = licensable_from_age(text)
         if reached is not None:  # "my 2 yr old dog": licensable age long before; "a 10 week old puppy": ahead
             return {"licensable_age_on": reached}
@@ -232,10 +235,12 @@ class ValidateLicenseForm(FormValidator):
         prefer, _, said = str(value).partition(":")
         t = common.town()
         try:
-            day = when.parse_day(said, t, now=common.now(t), prefer="past" if prefer == "past" else "future")
+            day = when.parse_day(said, t, now=common.now(t), prefer="future" if prefer == "future" else "past")
         except NeedsClarification as exc:
             common.clarify(dispatcher, tracker, exc, hint=" (or say 'over a year ago')")
             return {"licensable_age_on": None}
+        if prefer == "born":  # the day the dog reaches the town's licensable age (7.02-1(a), 58-533(c)(2))
+            day += relativedelta(months=int(t.value("dog_license.licensable_age_months", day)))
         return {"licensable_age_on": day.isoformat()}
 
     @given
@@ -389,6 +394,10 @@ def changed_inputs(inputs: dict, said, t, now) -> dict:
         out.update({"acquired": None, "moved_in": None, kind: day})
     elif parsing.says_long_ago(text):
         out.update({"acquired": None, "moved_in": None})
+    born = parsing.birth_when(whens, text)
+    if born is not None:  # "oops he was born jan 10": he reaches the licensable age from that day (7.02-1(a))
+        day = when.parse_day(str(born["value"]), t, now=now, prefer="past")
+        out["licensable_age_on"] = day + relativedelta(months=int(t.value("dog_license.licensable_age_months", day)))
     bought = parsing.when_after(whens, text, parsing.BUY_CUE, parsing.ACQUIRED_CUE, asked=False)
     bare = [e for e in whens if e is not got and e is not bought and not parsing.is_time_only(str(e["value"]))]
     if bought is None and got is None and bare:

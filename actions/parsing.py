@@ -64,7 +64,8 @@ def names_a_dog(entities: Iterable[dict]) -> bool:
     return any(e["entity"] in ("animal", "service_dog") and animal_of(e) == "dog" for e in entities)
 
 
-_ONE_DOG = re.compile(r"\b(my|our|one|this)\s+(new\s+|only\s+)?(dog|puppy|pup)\b(?!\s+licen)", re.I)
+_ONE_DOG = re.compile(r"\b(my|our|one|this)\s+(new\s+|only\s+)?(?:(?:dog|puppy|pup)'s\b|puppys\b|"
+                      r"(dog|puppy|pup)\b(?!\s+licen))", re.I)
 
 
 def says_one_dog(text: str) -> bool:
@@ -861,6 +862,14 @@ def five_months_when(whens: Iterable[dict], text: str) -> Optional[dict]:
         if _FIVE_MONTHS.search(text[max(0, e["start"] - 40):e["start"]]):
             return e
     return None
+
+
+_BORN = re.compile(r"\b(?:born|birthday|birth date|date of birth|dob)\b", re.I)
+
+
+def birth_when(whens: Iterable[dict], text: str) -> Optional[dict]:
+    """The time entity said as the dog's birth day ("he was born jan 10", "born feb 10, not neutered")."""
+    return next((e for e in whens if cue_before(text, e["start"], _BORN)), None)
 
 
 def five_months_past(text: str) -> bool:

@@ -497,3 +497,36 @@ def test_a_question_mid_burn_notice_about_a_dog_or_a_time_is_never_answered_whet
         d, slots = run(ValidateBurnForm(), tr, BURN_DOMAIN)
         assert not texts(d)[0].startswith(("Yes", "No")) and "sunset" not in texts(d)[0], (text, texts(d))
         assert "burn_phone" in slots and slots["burn_phone"] is None
+
+
+def test_a_birth_day_said_gives_the_day_the_dog_reaches_the_licensable_age():
+    text = "oops he was born jan 10"
+    tr = make_tracker(text, "inform", [ent(text, "jan 10", "when")],
+                      slots={"requested_slot": "licensable_age_on", "dog_count": 1.0, "dogs_neutered": "none",
+                             "service_dog": "0", "acquired": "long ago", "purchase_day": "2026-03-12"},
+                      active_loop="license_form")
+    _, slots = run(ValidateLicenseForm(), tr, AGE_DOMAIN)
+    assert slots["licensable_age_on"] == "2026-06-10"  # Jan 10 and Dunkirk's 5 months (7.02-1(a))
+
+
+def test_my_puppys_license_is_one_dog():
+    text = "how much will my puppys license be, born feb 10, not neutered"
+    tr = make_tracker(text, "ask_license_cost", [ent(text, "puppys", "animal", "dog"), ent(text, "feb 10", "when")],
+                      active_loop="license_form")
+    _, slots = run(ValidateLicenseForm(), tr, AGE_DOMAIN)
+    assert slots["dog_count"] == 1.0 and slots["licensable_age_on"] == "2026-07-10"
+
+
+def test_a_birth_day_said_after_the_cost_moves_the_licensable_age_day():
+    from datetime import datetime
+    from actions.conversation import Said
+    from actions.license_form import changed_inputs
+    from knowledge import load_town
+    t = load_town("dunkirk")
+    text = "oops he was born jan 10"
+    inputs = {"on": datetime(2026, 3, 12).date(), "dogs": 1, "neutered": 0, "service_dogs": 0, "acquired": None,
+              "moved_in": None, "licensable_age_on": datetime(2026, 7, 10).date()}
+    from zoneinfo import ZoneInfo
+    now = datetime(2026, 3, 12, 14, tzinfo=ZoneInfo("America/Chicago"))
+    out = changed_inputs(inputs, Said(text, [ent(text, "jan 10", "when")]), t, now)
+    assert out["licensable_age_on"].isoformat() == "2026-06-10" and out["dogs"] == 1
