@@ -94,14 +94,16 @@ def send(dispatcher: CollectingDispatcher, tracker: Tracker, answer) -> list[dic
         text = render.gsm7(text)
     parts = render.payload(answer)
     dispatcher.utter_message(text=text, json_message={"answer": parts, "text": text})
-    return [SlotSet("last_answer", last_answer(parts, text))]
+    return [SlotSet("last_answer", last_answer(parts, text, (answer.data or {}).get("rule")))]
 
 
-def last_answer(parts: dict, text: str) -> dict:
-    """What "why?", "which section?" and "more" read of the answer just sent (actions/dialogue.py)."""
+def last_answer(parts: dict, text: str, rule: str | None = None) -> dict:
+    """What "why?", "which section?", "more" and a correction read of the answer just sent (actions/dialogue.py):
+    ``rule`` is the topic rule that led it ("bites.report"), when a rule did."""
     lead = parts.get("lead") or ""
-    return {"topic": parts.get("topic"), "lead": lead, "sources": parts.get("sources") or [],
-            "details": text[len(lead):].strip() if text.startswith(lead) else text}
+    out = {"topic": parts.get("topic"), "lead": lead, "sources": parts.get("sources") or [],
+           "details": text[len(lead):].strip() if text.startswith(lead) else text}
+    return {**out, "rule": rule} if rule else out
 
 
 def one_message(text: str) -> str:

@@ -126,12 +126,22 @@ def read(tracker: Tracker, intent: str) -> Turn:
         followed.latest_message["values_said"] = bool(said.entities)  # a correction: computed again, no new clause
         # ... and said as a statement ("no sorry, his shots lapsed"), its other words ask no clause of their own
         followed.latest_message["corrects"] = bool(said.entities) and not common.looks_like_question(said.text)
+        kept_rule = _last_rule(tracker, ask) if followed.latest_message["corrects"] and ask == last["intent"] else None
+        if kept_rule:  # "sorry, it was my cat" after "report the bite at once": that duty again, for the cat
+            followed.latest_message["rule"] = kept_rule
         return Turn(ask, followed, True, events, last, rule_again=asks_the_rule_again(said.text))
     context = context_for(facts(tracker), intent, said)
     if before is not None and refers_back(said.text):
         context = joined(context, before) if context is not None else before  # "what's the fine for that?"
     return Turn(intent, with_message(tracker, joined(context, said) if context is not None else said, intent), False,
                 events, last)
+
+
+def _last_rule(tracker: Tracker, intent: str) -> str | None:
+    """The rule of ``intent``'s topic that led the last answer ("report" of "bites.report"), if a rule did."""
+    value = tracker.get_slot(LAST_ANSWER)
+    topic, _, name = str((value or {}).get("rule") or "").partition(".") if isinstance(value, dict) else ("", "", "")
+    return name if name and topic == intent[4:] else None
 
 
 def asked(turn: Turn, events: list | None = None) -> list:

@@ -999,3 +999,19 @@ def test_a_limit_question_naming_a_permit_and_hens_is_answered_from_the_chickens
     run(ActionAnswer(), dispatcher, make_tracker(text, "ask_animal_limits"))
     lead = texts(dispatcher)[0].split("\n")[0]
     assert "5 dogs" not in lead and "does not cover keeping chickens" in lead, lead
+
+
+def test_a_correction_of_a_fact_keeps_the_rule_that_led_the_last_answer(mequon, by_meaning):
+    bite = "my dog bit someone, what do i do"
+    said = [ent(bite, "dog", "animal", "dog"), ent(bite, "bit", "incident", "bite")]
+    d = CollectingDispatcher()
+    first = make_tracker(bite, "ask_bites", said)
+    events = run(ActionAnswer(), d, first)
+    last_answer = next(e["value"] for e in events if e.get("name") == "last_answer")
+    assert texts(d)[0].startswith("Report the bite") and last_answer.get("rule", "").startswith("bites."), last_answer
+    fix = "sorry, it was my cat"
+    slots = {"last_question": {"intent": "ask_bites", "text": bite, "entities": said}, "last_answer": last_answer}
+    d = CollectingDispatcher()
+    run(ActionAnswer(), d, make_tracker(fix, "ask_bites", [ent(fix, "cat", "animal", "cat")], slots=slots))
+    lead = texts(d)[0].split("\n")[0]
+    assert "immediately" in lead, lead  # the duty again, now for the cat (not the stray-animal rule)
