@@ -7,6 +7,7 @@ from calendar import monthrange
 from typing import Any, Dict, List, Text
 
 from pathlib import Path
+from dateutil.relativedelta import relativedelta
 from rasa_sdk import Action, Tracker
 from rasa_sdk.events import SlotSet
 from rasa_sdk.executor import CollectingDispatcher
@@ -74,6 +75,11 @@ def answer_for(intent: str, tracker: Tracker, t, now) -> Answer:
     if intent in ("ask_burn_notification", "ask_burning_rules", "ask_burning_hours", "ask_permits") and \
             parsing.asks_after_dark_permission(text) and not common.when_text(tracker):
         return handlers.topic(t, "burning_hours", on=today, question=text, aspect="after_sunset_exception")
+    if intent in ("ask_license_required", "ask_late_fee") and not parsing.about_cats(text) and (
+            intent == "ask_license_required" or parsing.asks_deadline(text)):
+        reached = licensable_day_said(tracker, t, now)
+        if reached is not None:  # "he turned 5 months on May 1", "born Jan 10": licensed within the days after
+            return handlers.license_deadline(t, on=today, licensable_age_on=reached)
     if intent == "ask_license_required" and not parsing.about_cats(text):
         aspect = license_rule_for_age(t, text, today)
         if aspect is not None:  # "our 4 yr old lab": the rule for a grown dog, never "not yet if under 5 months"
@@ -277,6 +283,23 @@ def asked_words(tracker: Tracker) -> str:
     if aspect and len(rules.words(aspect)) >= 2 and not tracker.latest_message.get("corrects"):
         return aspect  # a correction's other words ("oops, it's more like 30 feet") ask nothing of their own
     return common.text_of(tracker)
+
+
+def licensable_day_said(tracker: Tracker, t, now):
+    """The day the dog reaches the town's licensable age, said as that day ("he turned 5 months on May 1") or as
+    its birth day ("born Jan 10", plus dog_license.licensable_age_months); None when neither is said."""
+    text, whens = common.text_of(tracker), common.entities(tracker, "when")
+    said, born = parsing.five_months_when(whens, text), parsing.birth_when(whens, text)
+    if said is None and born is None:
+        return None
+    try:
+        day = when.parse_day(str((said or born)["value"]), t, now=now,
+                             prefer="past" if born or parsing.five_months_past(text) else "future")
+    except NeedsClarification:
+        return None  # a day not understood: the rule, not a question back about a question
+    if said is not None:
+        return day
+    return day + relativedelta(months=int(t.value("dog_license.licensable_age_months", day)))
 
 
 def license_rule_for_age(t, text: str, today) -> str | None:

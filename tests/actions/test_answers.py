@@ -1015,3 +1015,12 @@ def test_a_correction_of_a_fact_keeps_the_rule_that_led_the_last_answer(mequon, 
     run(ActionAnswer(), d, make_tracker(fix, "ask_bites", [ent(fix, "cat", "animal", "cat")], slots=slots))
     lead = texts(d)[0].split("\n")[0]
     assert "immediately" in lead, lead  # the duty again, now for the cat (not the stray-animal rule)
+
+
+def test_the_day_a_puppy_turned_five_months_said_after_gives_the_licensing_deadline(mequon, monkeypatch):
+    monkeypatch.setenv("ASSISTANT_NOW", "2026-05-15T10:00:00-05:00")
+    first = "do i need a license for my 4 month old puppy"
+    said = [ent(first, "puppy", "animal", "dog")]
+    for fix, day in (("sorry he turned 5 months on may 1", "may 1"), ("oh wait he was born dec 1", "dec 1")):
+        lead = _after(first, "ask_license_required", said, fix, "inform", [ent(fix, day, "when")])
+        assert "May 31, 2026" in lead and "58-533" in lead, (fix, lead)  # 30 days from May 1 (born Dec 1: 5 months)
