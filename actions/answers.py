@@ -702,22 +702,24 @@ def rule_again(dispatcher, tracker: Tracker) -> bool:
     last = tracker.get_slot(dialogue.LAST_ANSWER)
     if not isinstance(last, dict) or not last.get("lead"):
         return False
-    quoted = law_quoted(last)
+    quoted = law_quoted(last, whole=common.channel(tracker) == "web")
     if not quoted:
         return False
     common.send_text(dispatcher, tracker, "\n".join([last["lead"], quoted[0]] + quoted[1:2]))
     return True
 
 
-def law_quoted(last: dict) -> list[str]:
-    """The last answer's sections with the law's words ("From 7.02-9: “...”"), at most three."""
+def law_quoted(last: dict, whole: bool = False) -> list[str]:
+    """The last answer's sections with the law's words ("From 7.02-9: “...”"), at most three; ``whole``: the
+    words in full (on the web), else cut to one SMS page each."""
     sources = [s for s in (last.get("sources") or []) if s.get("label")]
     lead = last.get("lead") or ""
     cited = re.findall(r"\(([^()]*(?:\([^()]*\)[^()]*)*)\)\.?\s*$", lead)  # "(7.10(1))." at the lead's end
     if cited:  # the section the lead cites first: "why?" is asked of the lead
         ref = cited[0].split(";")[0].split(" (")[0].strip()
         sources.sort(key=lambda s: not s["label"].replace(" (section number derived)", "").endswith(ref))
-    quoted = [f"{s['label']}: \u201c{_quote(s['quote'])}\u201d" for s in sources[:3] if s.get("quote")]
+    quoted = [f"{s['label']}: \u201c{' '.join(s['quote'].split()) if whole else _quote(s['quote'])}\u201d"
+              for s in sources[:3] if s.get("quote")]
     if quoted:
         quoted[0] = "From " + quoted[0]
     return quoted
@@ -737,7 +739,7 @@ class ActionWhy(Action):
             common.send_text(dispatcher, tracker, "Ask me a question about the "
                              f"{t.code_name} and I'll show the section the answer comes from.")
             return []
-        quoted = law_quoted(last) or [
+        quoted = law_quoted(last, whole=common.channel(tracker) == "web") or [
             "That comes from " + _and(list(dict.fromkeys(s["label"] for s in sources))[:3]) + "."]
         common.send_text(dispatcher, tracker, "\n".join(quoted))
         return []

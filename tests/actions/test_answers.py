@@ -1024,3 +1024,16 @@ def test_the_day_a_puppy_turned_five_months_said_after_gives_the_licensing_deadl
     for fix, day in (("sorry he turned 5 months on may 1", "may 1"), ("oh wait he was born dec 1", "dec 1")):
         lead = _after(first, "ask_license_required", said, fix, "inform", [ent(fix, day, "when")])
         assert "May 31, 2026" in lead and "58-533" in lead, (fix, lead)  # 30 days from May 1 (born Dec 1: 5 months)
+
+
+def test_show_me_the_law_quotes_the_words_in_full_on_the_web_and_one_page_by_sms(by_meaning):
+    from actions.answers import ActionWhy
+    text = "does my dog have to wear his tag in the house"
+    slots = _answered("ask_license_tags", text, [ent(text, "dog", "animal", "dog")])
+    out = {}
+    for channel in ("web", "sms"):
+        d = CollectingDispatcher()
+        run(ActionWhy(), d, make_tracker("show me the law", "ask_why", slots=slots, metadata={"channel": channel}))
+        out[channel] = texts(d)[0].split("\n")[0]
+    assert "indoors" in out["web"] and not out["web"].rstrip("\u201d").endswith("\u2026"), out["web"]
+    assert "indoors" not in out["sms"] and out["sms"].rstrip('"\u201d').endswith(("\u2026", "...")), out["sms"]
