@@ -1004,4 +1004,5 @@ class ActionClarify(Action):
         else:
             text = f"I'm not sure I understood. Could you say it another way? Or ask the {_contact(t)}."
         common.send_text(dispatcher, tracker, text, buttons=buttons)
-        return []
+        # its facts are kept all the same ("pile is about 30 ft from the garage"): the next question uses them
+        return dialogue.remember_facts(tracker)

@@ -1037,3 +1037,19 @@ def test_show_me_the_law_quotes_the_words_in_full_on_the_web_and_one_page_by_sms
         out[channel] = texts(d)[0].split("\n")[0]
     assert "indoors" in out["web"] and not out["web"].rstrip("\u201d").endswith("\u2026"), out["web"]
     assert "indoors" not in out["sms"] and out["sms"].rstrip('"\u201d').endswith(("\u2026", "...")), out["sms"]
+
+
+def test_a_distance_said_in_a_message_asked_back_is_kept_and_the_next_burn_question_uses_it(monkeypatch):
+    monkeypatch.setenv("ASSISTANT_NOW", "2026-05-15T10:00:00-05:00")
+    fact = "pile is about 30 ft from the garage"
+    d = CollectingDispatcher()
+    events = run(ActionAnswer(), d, make_tracker(fact, "ask_burn_setbacks",
+                                                 ranking=[{"name": "ask_burn_setbacks", "confidence": 0.5}]))
+    facts = next((e["value"] for e in events if e.get("name") == "facts"), None)
+    assert facts and any("distance" in f["kinds"] for f in facts), (texts(d), events)
+    question = "can i light it this afternoon"
+    d = CollectingDispatcher()
+    run(ActionAnswer(), d, make_tracker(question, "ask_can_burn", [ent(question, "this afternoon", "when")],
+                                        slots={"facts": facts}))
+    lead = texts(d)[0].split("\n")[0]
+    assert lead.startswith("No") and "40 feet" in lead, lead  # 30 feet from the garage: too close (7.12(5))
