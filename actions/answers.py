@@ -79,7 +79,8 @@ def answer_for(intent: str, tracker: Tracker, t, now) -> Answer:
             intent == "ask_license_required" or parsing.asks_deadline(text)):
         reached = licensable_day_said(tracker, t, now)
         if reached is not None:  # "he turned 5 months on May 1", "born Jan 10": licensed within the days after
-            return handlers.license_deadline(t, on=today, licensable_age_on=reached)
+            return handlers.license_deadline(t, on=today, licensable_age_on=reached, acquired=acquired_day_said(
+                tracker, t, now))
     if intent == "ask_license_required" and not parsing.about_cats(text):
         aspect = license_rule_for_age(t, text, today)
         if aspect is not None:  # "our 4 yr old lab": the rule for a grown dog, never "not yet if under 5 months"
@@ -300,6 +301,18 @@ def licensable_day_said(tracker: Tracker, t, now):
     if said is not None:
         return day
     return day + relativedelta(months=int(t.value("dog_license.licensable_age_months", day)))
+
+
+def acquired_day_said(tracker: Tracker, t, now):
+    """The day the dog came ("got a puppy april 10"), not its birth day; None when not said or not understood."""
+    text, whens = common.text_of(tracker), common.entities(tracker, "when")
+    born = parsing.birth_when(whens, text)
+    got = parsing.when_after([e for e in whens if e is not born], text, parsing.ACQUIRED_CUE, parsing.BUY_CUE,
+                             asked=False)
+    try:
+        return when.parse_day(str(got["value"]), t, now=now, prefer="past") if got is not None else None
+    except NeedsClarification:
+        return None
 
 
 def license_rule_for_age(t, text: str, today) -> str | None:

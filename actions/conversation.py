@@ -441,6 +441,8 @@ def _target(last: Said, e: dict, new: Said) -> dict | None:
         return None  # "what if i add some brush?": with the others, not in place of one
     if e["entity"] == "when" and len(same) > 1:
         return None  # two days (got the dog / buy the license): which one changes is not said
+    if e["entity"] == "when" and bool(parsing.birth_when([e], new.text)) != bool(parsing.birth_when(same, last.text)):
+        return None  # "he was born feb 20" after "got a puppy april 10": a day of another kind, said with it
     if e["entity"] == "when":
         return _clock_in(last, same[0], new.text[e["start"]:e["end"]]) or same[0]
     return same[0]

@@ -233,3 +233,11 @@ def test_and_if_she_was_turns_over_a_not_fact_only():
     last = _valued("a bat got in, my dog is not vaccinated", "not vaccinated", "vaccinated", "unvaccinated")
     merged, _ = merge(last, Said("and if it did?", []))
     assert [e["value"] for e in merged.entities] == ["unvaccinated"]  # "it" is the bat: nothing turned over
+
+
+def test_a_birth_day_said_after_the_day_the_dog_came_is_added_not_put_in_its_place():
+    last = said("got a puppy april 10, when is the license due", ("april 10", "when"))
+    merged, _ = merge(last, said("correction, he was born feb 20", ("feb 20", "when")))
+    assert [e["value"] for e in merged.entities] == ["april 10", "feb 20"], merged
+    merged, _ = merge(last, said("sorry, april 12", ("april 12", "when")))
+    assert [e["value"] for e in merged.entities] == ["april 12"]  # the same kind of day: corrected in place
