@@ -95,7 +95,8 @@ def answer_for(intent: str, tracker: Tracker, t, now) -> Answer:
     if intent == "ask_bites" and not common.when_text(tracker) and not parsing.asks_how_long(text):
         # "who do I report a bite to?": the bites topic leads with the rule asked (report, confine, ...)
         return handlers.topic(t, "bites", on=today, animal=animal_kind(common.entity(tracker, "animal")),
-                              question=asked_words(tracker), cross=crosses(tracker))
+                              question=asked_words(tracker), aspect=kept_rule(tracker, t, "bites"),
+                              cross=crosses(tracker))
     aspect = tracker.latest_message.get("aspect")
     asks_a_clause = bool(aspect and rules.words(aspect) and not re.search(r"\bwhy\b", aspect, re.I)
                          and not tracker.latest_message.get("corrects"))
@@ -179,7 +180,15 @@ def answer_for(intent: str, tracker: Tracker, t, now) -> Answer:
     animal = animal_kind(common.entity(tracker, "animal"))
     if key == "permits" and animal == "cat" and has_rule(t, "license_required", "for_cat"):
         key = "license_required"  # "do cats need a license/permit?": the license topic's answer for cats
-    return handlers.topic(t, key, on=today, animal=animal, question=asked_words(tracker), cross=crosses(tracker))
+    return handlers.topic(t, key, on=today, animal=animal, question=asked_words(tracker),
+                          aspect=kept_rule(tracker, t, key), cross=crosses(tracker))
+
+
+def kept_rule(tracker: Tracker, t, key: str) -> str | None:
+    """The rule a correction keeps leading ("sorry, it was my cat" after the duty to report a bite), when the
+    topic ``key`` has it (dialogue.read)."""
+    name = tracker.latest_message.get("kept_rule")
+    return name if name and has_rule(t, key, name) else None
 
 
 #: a defined term answers a question that asks whether something counts as it when it is at least this close in

@@ -128,7 +128,7 @@ def read(tracker: Tracker, intent: str) -> Turn:
         followed.latest_message["corrects"] = bool(said.entities) and not common.looks_like_question(said.text)
         kept_rule = _last_rule(tracker, ask) if followed.latest_message["corrects"] and ask == last["intent"] else None
         if kept_rule:  # "sorry, it was my cat" after "report the bite at once": that duty again, for the cat
-            followed.latest_message["rule"] = kept_rule
+            followed.latest_message["kept_rule"] = kept_rule  # where the topic's rule leads (not a computation)
         return Turn(ask, followed, True, events, last, rule_again=asks_the_rule_again(said.text))
     context = context_for(facts(tracker), intent, said)
     if before is not None and refers_back(said.text):

@@ -1053,3 +1053,20 @@ def test_a_distance_said_in_a_message_asked_back_is_kept_and_the_next_burn_quest
                                         slots={"facts": facts}))
     lead = texts(d)[0].split("\n")[0]
     assert lead.startswith("No") and "40 feet" in lead, lead  # 30 feet from the garage: too close (7.12(5))
+
+
+def test_a_correction_that_gives_a_day_computes_even_after_a_rule_led_the_last_answer(mequon, monkeypatch):
+    from actions.answers import ActionNote
+    monkeypatch.setenv("ASSISTANT_NOW", "2026-05-15T10:00:00-05:00")
+    first = "do i need a license for my 4 month old puppy"
+    d = CollectingDispatcher()
+    said = [ent(first, "puppy", "animal", "dog")]
+    events = run(ActionAnswer(), d, make_tracker(first, "ask_license_required", said))
+    last_answer = next(e["value"] for e in events if e.get("name") == "last_answer")
+    assert last_answer.get("rule"), last_answer  # a rule led it: a correction keeps it unless it computes
+    fix = "sorry he turned 5 months on may 1"
+    d = CollectingDispatcher()
+    run(ActionNote(), d, make_tracker(fix, "inform", [ent(fix, "on may 1", "when")], slots={
+        "last_question": {"intent": "ask_license_required", "text": first, "entities": said},
+        "last_answer": last_answer}))
+    assert "May 31, 2026" in texts(d)[0].split("\n")[0], texts(d)
