@@ -177,6 +177,11 @@ def answer_for(intent: str, tracker: Tracker, t, now) -> Answer:
             return handlers.burning(t, at=at, orders=common.burning_orders(t), material=material_said(tracker))
     if intent == "ask_prohibited_materials" and common.entity(tracker, "material"):
         return handlers.burning(t, at=now, orders=common.burning_orders(t), material=material_said(tracker))
+    if intent == "ask_rabies_vaccination" and animal_kind(common.entity(tracker, "animal")) in (None, "dog"):
+        got = acquired_day_said(tracker, t, now)
+        due = handlers.vaccination_due(t, on=today, obtained=got, age_months=parsing.age_months(text)) if got else None
+        if due is not None:  # "got her yesterday, how long do i have to get her vaccinated?": the day (7.02-2(a))
+            return due
     animal = animal_kind(common.entity(tracker, "animal"))
     if key == "permits" and animal == "cat" and has_rule(t, "license_required", "for_cat"):
         key = "license_required"  # "do cats need a license/permit?": the license topic's answer for cats
@@ -312,12 +317,19 @@ def licensable_day_said(tracker: Tracker, t, now):
     return day + relativedelta(months=int(t.value("dog_license.licensable_age_months", day)))
 
 
+_SHOT = re.compile(r"\b(?:shots?|vaccin\w*|boosters?|rabies|jabs?)\b", re.I)
+
+
 def acquired_day_said(tracker: Tracker, t, now):
     """The day the dog came ("got a puppy april 10"), not its birth day; None when not said or not understood."""
     text, whens = common.text_of(tracker), common.entities(tracker, "when")
     born = parsing.birth_when(whens, text)
     got = parsing.when_after([e for e in whens if e is not born], text, parsing.ACQUIRED_CUE, parsing.BUY_CUE,
                              asked=False)
+    window = text[max(0, got["start"] - 40):got["start"]] if got is not None else ""
+    cue = list(parsing.ACQUIRED_CUE.finditer(window))
+    if cue and _SHOT.search(window[cue[-1].end():]):
+        return None  # "got her shots yesterday": the day of a shot, not the day the dog came
     try:
         return when.parse_day(str(got["value"]), t, now=now, prefer="past") if got is not None else None
     except NeedsClarification:

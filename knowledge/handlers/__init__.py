@@ -6,6 +6,7 @@ from .limits import animal_limits
 from .lookup import definition, search, section, topic
 from .quarantine import quarantine
 from .setback import burn_setback
+from .vaccination import vaccination_due
 
 __all__ = ["animal_limits", "definition", "burn_setback", "burn_window", "burning", "burning_order_status", "late_fee_due", "license_cost", "license_deadline", "material_rule", "quarantine", "search",
-           "section", "topic"]
+           "section", "topic", "vaccination_due"]

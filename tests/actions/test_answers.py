@@ -1070,3 +1070,18 @@ def test_a_correction_that_gives_a_day_computes_even_after_a_rule_led_the_last_a
         "last_question": {"intent": "ask_license_required", "text": first, "entities": said},
         "last_answer": last_answer}))
     assert "May 31, 2026" in texts(d)[0].split("\n")[0], texts(d)
+
+
+def test_a_question_when_to_vaccinate_a_dog_got_yesterday_gives_the_day(monkeypatch):
+    from actions.answers import ActionNote
+    monkeypatch.setenv("ASSISTANT_NOW", "2026-05-15T10:00:00-05:00")
+    question = "how long do i have to get my new dog vaccinated? got her yesterday, shes 1"
+    said = [ent(question, "dog", "animal", "dog"), ent(question, "yesterday", "when")]
+    ranking = [{"name": "inform", "confidence": 0.94}, {"name": "ask_rabies_vaccination", "confidence": 0.01}]
+    d = CollectingDispatcher()
+    run(ActionNote(), d, make_tracker(question, "inform", said, ranking=ranking))
+    assert texts(d)[0].startswith("By June 13, 2026"), texts(d)
+    shot = "she got her shots yesterday, when is the next one due?"
+    d = CollectingDispatcher()
+    run(ActionAnswer(), d, make_tracker(shot, "ask_rabies_vaccination", [ent(shot, "yesterday", "when")]))
+    assert "June 13" not in texts(d)[0], texts(d)  # the day of a shot is not the day the dog came
