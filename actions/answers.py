@@ -13,6 +13,7 @@ from rasa_sdk.events import SlotSet
 from rasa_sdk.executor import CollectingDispatcher
 
 from knowledge import NeedsClarification, daypart, handlers, rules, when
+from knowledge.handlers import measure
 from knowledge.loader import read_yaml
 from knowledge.model import Answer
 
@@ -185,8 +186,34 @@ def answer_for(intent: str, tracker: Tracker, t, now) -> Answer:
     animal = animal_kind(common.entity(tracker, "animal"))
     if key == "permits" and animal == "cat" and has_rule(t, "license_required", "for_cat"):
         key = "license_required"  # "do cats need a license/permit?": the license topic's answer for cats
-    return handlers.topic(t, key, on=today, animal=animal, question=asked_words(tracker),
-                          aspect=kept_rule(tracker, t, key), cross=crosses(tracker))
+    answer = handlers.topic(t, key, on=today, animal=animal, question=asked_words(tracker),
+                            aspect=kept_rule(tracker, t, key), cross=crosses(tracker))
+    return measured_instead(tracker, t, answer, today) or answer
+
+
+def measured_instead(tracker: Tracker, t, answer: Answer, today) -> Answer | None:
+    """"our coop would be 30 feet from the back lot line": the distance said, against the bounded parameter of the
+    rule that led the answer, or of the topic's one rule that bounds a distance (knowledge/handlers/measure.py)."""
+    said = [e for e in tracker.latest_message.get("entities") or [] if e.get("entity") == "distance"
+            and isinstance(e.get("value"), (int, float))]
+    topic, _, led = str(answer.data.get("rule") or "").partition(".")
+    found = t.topics.get(topic)
+    if not said or found is None:
+        return None
+    bounded = {n: r for n, r in found.rules.items() if measure.bounded_parameter(t, r, "feet")}
+    # the rule that led, else the topic's rules naming a bound, the most specific first (the setback rule before
+    # the coop's size, height and setback); measured only against a bound whose description shares a word with
+    # the words around the distance ("30 feet from the back lot line", "a 25 foot leash"): "can my dog be 30 feet
+    # away from me off leash?" measures no leash
+    text, at = common.text_of(tracker), said[-1]
+    near = " ".join(text[:at["start"]].split()[-3:] + text[at["end"]:].split()[:4])
+    asked = set(rules.words(near)) - set(rules.words("feet foot ft"))
+    ordered = sorted(bounded, key=lambda n: len(measure.placeholders(bounded[n])))
+    for name in ([led] if led in bounded else []) + [n for n in ordered if n != led]:
+        if set(rules.words(t.param(measure.bounded_parameter(t, bounded[name], "feet")).description)) & asked:
+            return handlers.measured(t, topic=topic, rule=name, amount=float(said[-1]["value"]), unit="feet",
+                                     on=today)
+    return None
 
 
 def kept_rule(tracker: Tracker, t, key: str) -> str | None:

@@ -250,7 +250,11 @@ def _load_parameters(path: Path, sections: dict[str, Section], into: dict[str, P
             raise f.fail(key, "parameter names are lowercase dotted words")
         if key in into:
             raise f.fail(key, "parameter is defined twice")
-        p = f.mapping(raw, key, {"description", "unit", "reference", "verified_on"}, {"values", "delegated", "note"})
+        p = f.mapping(raw, key, {"description", "unit", "reference", "verified_on"},
+                      {"values", "delegated", "note", "bound"})
+        bound = p.get("bound", "")
+        if bound not in BOUNDS:
+            raise f.fail(f"{key}.bound", f"must be one of {', '.join(sorted(b for b in BOUNDS if b))}")
         unit = p["unit"]
         if unit not in UNITS:
             raise f.fail(f"{key}.unit", f"unknown unit {unit!r}; one of {', '.join(sorted(UNITS))}")
@@ -272,8 +276,12 @@ def _load_parameters(path: Path, sections: dict[str, Section], into: dict[str, P
         into[key] = Parameter(
             name=key, description=f.text(p["description"], f"{key}.description"), unit=unit,
             values=tuple(values), reference=_cite(f, sections, p["reference"], f"{key}.reference"),
-            delegated_to=delegated_to, minimum=minimum, note=note,
+            delegated_to=delegated_to, minimum=minimum, note=note, bound=bound,
             verified_on=_verified_on(f, p["verified_on"], f"{key}.verified_on"))
+
+
+#: a parameter's `bound`: what the law requires of what a resident measures against it (knowledge/DATA.md)
+BOUNDS = ("", "at_least", "at_most")
 
 
 def _note(f: _File, raw: dict, key: str) -> str:

@@ -89,6 +89,8 @@ class Parameter:
     note: str = ""
     from_fee_schedule: bool = False
     verified_on: date | None = None  # the day a person checked the value and quote against the ordinance text
+    #: "at_least" (a setback: what is measured must be this or more), "at_most" (a leash: this or less), or ""
+    bound: str = ""
 
     def at(self, day: date) -> Value | None:
         """The value in force on ``day``, or None where no amount is published for that day.

@@ -4,9 +4,10 @@ from .burning import burn_window, burning, burning_order_status, material_rule
 from .license import late_fee_due, license_cost, license_deadline
 from .limits import animal_limits
 from .lookup import definition, search, section, topic
+from .measure import measured
 from .quarantine import quarantine
 from .setback import burn_setback
 from .vaccination import vaccination_due
 
-__all__ = ["animal_limits", "definition", "burn_setback", "burn_window", "burning", "burning_order_status", "late_fee_due", "license_cost", "license_deadline", "material_rule", "quarantine", "search",
+__all__ = ["animal_limits", "definition", "burn_setback", "burn_window", "burning", "burning_order_status", "late_fee_due", "license_cost", "license_deadline", "material_rule", "measured", "quarantine", "search",
            "section", "topic", "vaccination_due"]

@@ -1085,3 +1085,15 @@ def test_a_question_when_to_vaccinate_a_dog_got_yesterday_gives_the_day(monkeypa
     d = CollectingDispatcher()
     run(ActionAnswer(), d, make_tracker(shot, "ask_rabies_vaccination", [ent(shot, "yesterday", "when")]))
     assert "June 13" not in texts(d)[0], texts(d)  # the day of a shot is not the day the dog came
+
+
+def test_a_distance_said_is_measured_against_the_rule_it_is_about_and_no_other(mequon):
+    cases = (("our coop would be 30 feet from the back lot line, is that ok", "ask_chickens", "No: 30 feet"),
+             ("i use a 25 foot retractable leash, is that allowed", "ask_at_large", "No: 25 feet is more than 20"),
+             ("is a 15 ft leash ok", "ask_at_large", "Yes: 15 feet is less than 20"),
+             ("can my dog be 30 feet away from me off leash", "ask_at_large", None))  # no leash's length
+    for text, intent, lead in cases:
+        d = CollectingDispatcher()
+        run(ActionAnswer(), d, make_tracker(text, intent))
+        got = texts(d)[0].split("\n")[0]
+        assert got.startswith(lead) if lead else not got.startswith(("Yes", "No")), (text, got)

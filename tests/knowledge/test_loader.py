@@ -232,3 +232,8 @@ def test_notes_are_kept_on_rules_definitions_and_the_town(kb):
     assert town.definitions["owner"].note == "How we read it."
     assert town.topics["no_burning_order"].rules["order_in_effect"].note.startswith("An order covering part")
     assert [n.subject for n in town.notes] == ["Chickens", "Defined terms"]
+
+
+def test_an_unknown_bound_is_named_with_the_bounds_allowed(kb):
+    edit(kb / "towns/dunkirk/parameters/burning.yml", lambda d: d["open_burning.setback_feet"].update(bound="over"))
+    fails(kb, "parameters/burning.yml", "open_burning.setback_feet.bound", "at_least, at_most")
