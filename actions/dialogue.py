@@ -126,8 +126,11 @@ def read(tracker: Tracker, intent: str) -> Turn:
         followed.latest_message["values_said"] = bool(said.entities)  # a correction: computed again, no new clause
         # ... and said as a statement ("no sorry, his shots lapsed"), its other words ask no clause of their own
         followed.latest_message["corrects"] = bool(said.entities) and not common.looks_like_question(said.text)
-        kept_rule = _last_rule(tracker, ask) if followed.latest_message["corrects"] and ask == last["intent"] else None
-        if kept_rule:  # "sorry, it was my cat" after "report the bite at once": that duty again, for the cat
+        # a correction of which animal it was ("sorry, it was my cat" after "report the bite at once") keeps the
+        # rule that led; one of a fact the rules turn on ("his rabies shot expired") ranks them again
+        kept_rule = _last_rule(tracker, ask) if followed.latest_message["corrects"] and ask == last["intent"] and all(
+            e.get("entity") == "animal" for e in said.entities) else None
+        if kept_rule:
             followed.latest_message["kept_rule"] = kept_rule  # where the topic's rule leads (not a computation)
         return Turn(ask, followed, True, events, last, rule_again=asks_the_rule_again(said.text))
     context = context_for(facts(tracker), intent, said)

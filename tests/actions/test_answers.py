@@ -1097,3 +1097,18 @@ def test_a_distance_said_is_measured_against_the_rule_it_is_about_and_no_other(m
         run(ActionAnswer(), d, make_tracker(text, intent))
         got = texts(d)[0].split("\n")[0]
         assert got.startswith(lead) if lead else not got.startswith(("Yes", "No")), (text, got)
+
+
+def test_a_correction_of_a_fact_the_rules_turn_on_ranks_them_again(mequon, by_meaning):
+    bite = "my dog bit my neighbors kid, he has his shots"
+    said = [ent(bite, "dog", "animal", "dog"), ent(bite, "bit", "incident", "bite"),
+            ent(bite, "has his shots", "vaccinated", "vaccinated")]
+    d = CollectingDispatcher()
+    events = run(ActionAnswer(), d, make_tracker(bite, "ask_bites", said))
+    last_answer = next(e["value"] for e in events if e.get("name") == "last_answer")
+    fix = "actually his rabies shot expired last year"
+    d = CollectingDispatcher()
+    run(ActionAnswer(), d, make_tracker(fix, "ask_bites", [ent(fix, "rabies shot expired", "vaccinated", "unvaccinated")],
+                                        slots={"last_question": {"intent": "ask_bites", "text": bite, "entities": said},
+                                               "last_answer": last_answer}))
+    assert "clinic" in texts(d)[0].split("\n")[0], texts(d)  # unvaccinated: isolated at a veterinary clinic
