@@ -12,6 +12,8 @@ from typing import Iterable, Iterator, Optional
 import phonenumbers
 import usaddress
 
+from knowledge import timewords
+
 from .numbers import count_value
 
 # ----------------------------------------------------------------------------------------- counts and animals
@@ -218,8 +220,7 @@ def about_cats(text: str, animals: Iterable = ()) -> bool:
         r"\b(?:dogs?|pupp(?:y|ies)|pups?)\b", said, re.I)
 
 
-_MONTH_WORDS = r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|" \
-               r"oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?"
+_MONTH_WORDS = r"(?:" + timewords.alternation(timewords.MONTH_NUMBER) + r")\.?"  # "jan", "Sept.", "march"
 
 
 def month_only(said: str) -> bool:
@@ -407,8 +408,8 @@ def asks_to_notify(text: str) -> bool:
 
 
 #: a fact of a notice in the message: a day, a clock time, "I'm burning", a street number
-_BURN_FACT = re.compile(r"\b(today|tonight|tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend|"
-                        r"next week|morning|afternoon|evening|noon|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\w*\.?\s+\d|"
+_BURN_FACT = re.compile(r"\b(today|tonight|tomorrow|" + "|".join(timewords.WEEKDAYS) + r"|weekend|next week|morning|"
+                        r"afternoon|evening|noon|(?:" + "|".join(m[:3] for m in timewords.MONTHS) + r")\w*\.?\s+\d|"
                         r"\d{1,2}/\d{1,2}|\d{1,2}(:\d\d)?\s*(am|pm|a\.m\.|p\.m\.)|"
                         r"at \d{1,2}\b|i'?m burning|we'?re burning|(?:will|'ll) (?:be )?burn\w*|"
                         r"(?:want|plan|planning|going|intend|hope|hoping|like)\w* to (?:burn|light|have a fire)|"
@@ -449,7 +450,7 @@ def bare_hour(said: str) -> tuple[int, int] | None:
     return int(m.group(1)), int(m.group(2) or 0)
 
 
-_DAY_WORD = re.compile(r"(?:mon|tues?|wed|weds|thu|thur|thurs|fri|sat|sun)(?:day)?\.?|today|tonight|tomorrow", re.I)
+_DAY_WORD = re.compile(r"(?:" + "|".join(timewords.WEEKDAY_SHORT) + r")(?:day)?\.?|today|tonight|tomorrow", re.I)
 
 
 def is_day_word(word: str) -> bool:
@@ -628,12 +629,9 @@ _PRONOUN = re.compile(r"^\s*(?:it|them|those|these|that|this|all of it|all of th
 _NOT_MATERIAL = {"a", "an", "the", "my", "our", "his", "her", "their", "some", "of", "pile", "piles", "bunch", "lot",
                  "lots", "few", "little", "bit", "stuff", "things", "thing", "old", "big", "small", "ok", "okay",
                  "fire", "burn", "pit", "barrel", "there", "here", "yard", "property", "land", "anything", "something",
-                 "legally", "today", "tonight", "tomorrow", "monday", "tuesday", "wednesday", "thursday", "friday",
-                 "saturday", "sunday", "weekend", "morning", "afternoon", "evening", "night", "overnight", "dark",
-                 "sunset", "sundown", "sunrise", "dawn", "dusk", "late", "early", "mon", "tue", "tues", "wed", "weds",
-                 "thu", "thur", "thurs", "fri", "sat", "sun", "january", "february", "march", "april", "may", "june",
-                 "july", "august", "september", "october", "november", "december", "jan", "feb", "mar", "apr", "jun",
-                 "jul", "aug", "sep", "sept", "oct", "nov", "dec", "noon", "midnight"}
+                 "legally", "today", "tonight", "tomorrow", "weekend", "morning", "afternoon", "evening", "night",
+                 "overnight", "dark", "sunset", "sundown", "sunrise", "dawn", "dusk", "late", "early", "noon",
+                 "midnight", *timewords.WEEKDAYS, *timewords.WEEKDAY_SHORT, *timewords.MONTH_NUMBER}
 
 
 def names_a_material(text: str) -> bool:
