@@ -12,7 +12,7 @@ from typing import Iterable, Iterator, Optional
 import phonenumbers
 import usaddress
 
-from knowledge import timewords
+from knowledge import daypart, timewords
 
 from .numbers import count_value
 
@@ -816,8 +816,8 @@ def asks_consequence(text: str) -> bool:
                           r"\bwhat happens if\b|\b(a|the) fine\b|\bfine for\b", text or "", re.I))
 
 
-_AFTER_DARK = re.compile(r"\b(after (?:dark|sunset|nightfall)|at night|past sunset|once (?:the sun|it) (?:goes|gets) "
-                         r"(?:down|dark)|after the sun (?:goes|sets)|overnight)\b", re.I)
+#: "at night": after dark, as answers.time_phrase reads it said alone; every other after-dark phrase is daypart's
+_AT_NIGHT = re.compile(r"\bat night\b", re.I)
 _PERMISSION = re.compile(r"\b(permission|approv\w*|exception|town board|special permit)\b", re.I)
 
 
@@ -834,7 +834,8 @@ def asks_may_i(text: str) -> bool:
 def asks_after_dark_permission(text: str) -> bool:
     """"How do we get permission for a bonfire after dark?": the Town Board's exception to the daylight rule
     (Dunkirk 7.11), whichever burning intent it was read as."""
-    return bool(_AFTER_DARK.search(text or "") and _PERMISSION.search(text or "") and
+    after_dark = daypart.after_dark(daypart.normalise_sun(text)) or _AT_NIGHT.search(text or "")
+    return bool(after_dark and _PERMISSION.search(text or "") and
                 re.search(r"\b(how|who|get|ask|request|apply)\b", text or "", re.I))
 
 

@@ -38,8 +38,8 @@ from .settings import pinned_now
 
 WEEKDAYS = timewords.WEEKDAYS
 _ABBREV = timewords.WEEKDAY_SHORT
-# Evening: the part of the day a resident means by "tonight" (18:00 to midnight).
-EVENING = (time(18, 0), time(23, 59))
+# Evening: the part of the day a resident means by "tonight" (18:00 to midnight: time.yml's evening).
+EVENING = (daypart.EVENING.start, daypart.EVENING.end)
 MONTH_WORDS = set(timewords.MONTH_NUMBER)
 _MONTH_NUMBER = timewords.MONTH_NUMBER
 _MONTH_RE = timewords.alternation(MONTH_WORDS)
