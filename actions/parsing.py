@@ -12,6 +12,8 @@ from typing import Iterable, Iterator, Optional
 import phonenumbers
 import usaddress
 
+from knowledge import daypart, timewords
+
 from .numbers import count_value
 
 # ----------------------------------------------------------------------------------------- counts and animals
@@ -219,8 +221,7 @@ def about_cats(text: str, animals: Iterable = ()) -> bool:
         r"\b(?:dogs?|pupp(?:y|ies)|pups?)\b", said, re.I)
 
 
-_MONTH_WORDS = r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|" \
-               r"oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?"
+_MONTH_WORDS = r"(?:" + timewords.alternation(timewords.MONTH_NUMBER) + r")\.?"  # "jan", "Sept.", "march"
 
 
 def month_only(said: str) -> bool:
@@ -408,8 +409,8 @@ def asks_to_notify(text: str) -> bool:
 
 
 #: a fact of a notice in the message: a day, a clock time, "I'm burning", a street number
-_BURN_FACT = re.compile(r"\b(today|tonight|tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend|"
-                        r"next week|morning|afternoon|evening|noon|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\w*\.?\s+\d|"
+_BURN_FACT = re.compile(r"\b(today|tonight|tomorrow|" + "|".join(timewords.WEEKDAYS) + r"|weekend|next week|morning|"
+                        r"afternoon|evening|noon|(?:" + "|".join(m[:3] for m in timewords.MONTHS) + r")\w*\.?\s+\d|"
                         r"\d{1,2}/\d{1,2}|\d{1,2}(:\d\d)?\s*(am|pm|a\.m\.|p\.m\.)|"
                         r"at \d{1,2}\b|i'?m burning|we'?re burning|(?:will|'ll) (?:be )?burn\w*|"
                         r"(?:want|plan|planning|going|intend|hope|hoping|like)\w* to (?:burn|light|have a fire)|"
@@ -450,7 +451,7 @@ def bare_hour(said: str) -> tuple[int, int] | None:
     return int(m.group(1)), int(m.group(2) or 0)
 
 
-_DAY_WORD = re.compile(r"(?:mon|tues?|wed|weds|thu|thur|thurs|fri|sat|sun)(?:day)?\.?|today|tonight|tomorrow", re.I)
+_DAY_WORD = re.compile(r"(?:" + "|".join(timewords.WEEKDAY_SHORT) + r")(?:day)?\.?|today|tonight|tomorrow", re.I)
 
 
 def is_day_word(word: str) -> bool:
@@ -629,12 +630,9 @@ _PRONOUN = re.compile(r"^\s*(?:it|them|those|these|that|this|all of it|all of th
 _NOT_MATERIAL = {"a", "an", "the", "my", "our", "his", "her", "their", "some", "of", "pile", "piles", "bunch", "lot",
                  "lots", "few", "little", "bit", "stuff", "things", "thing", "old", "big", "small", "ok", "okay",
                  "fire", "burn", "pit", "barrel", "there", "here", "yard", "property", "land", "anything", "something",
-                 "legally", "today", "tonight", "tomorrow", "monday", "tuesday", "wednesday", "thursday", "friday",
-                 "saturday", "sunday", "weekend", "morning", "afternoon", "evening", "night", "overnight", "dark",
-                 "sunset", "sundown", "sunrise", "dawn", "dusk", "late", "early", "mon", "tue", "tues", "wed", "weds",
-                 "thu", "thur", "thurs", "fri", "sat", "sun", "january", "february", "march", "april", "may", "june",
-                 "july", "august", "september", "october", "november", "december", "jan", "feb", "mar", "apr", "jun",
-                 "jul", "aug", "sep", "sept", "oct", "nov", "dec", "noon", "midnight"}
+                 "legally", "today", "tonight", "tomorrow", "weekend", "morning", "afternoon", "evening", "night",
+                 "overnight", "dark", "sunset", "sundown", "sunrise", "dawn", "dusk", "late", "early", "noon",
+                 "midnight", *timewords.WEEKDAYS, *timewords.WEEKDAY_SHORT, *timewords.MONTH_NUMBER}
 
 
 def names_a_material(text: str) -> bool:
@@ -819,8 +817,8 @@ def asks_consequence(text: str) -> bool:
                           r"\bwhat happens if\b|\b(a|the) fine\b|\bfine for\b", text or "", re.I))
 
 
-_AFTER_DARK = re.compile(r"\b(after (?:dark|sunset|nightfall)|at night|past sunset|once (?:the sun|it) (?:goes|gets) "
-                         r"(?:down|dark)|after the sun (?:goes|sets)|overnight)\b", re.I)
+#: "at night": after dark, as answers.time_phrase reads it said alone; every other after-dark phrase is daypart's
+_AT_NIGHT = re.compile(r"\bat night\b", re.I)
 _PERMISSION = re.compile(r"\b(permission|approv\w*|exception|town board|special permit)\b", re.I)
 
 
@@ -837,7 +835,8 @@ def asks_may_i(text: str) -> bool:
 def asks_after_dark_permission(text: str) -> bool:
     """"How do we get permission for a bonfire after dark?": the Town Board's exception to the daylight rule
     (Dunkirk 7.11), whichever burning intent it was read as."""
-    return bool(_AFTER_DARK.search(text or "") and _PERMISSION.search(text or "") and
+    after_dark = daypart.after_dark(daypart.normalise_sun(text)) or _AT_NIGHT.search(text or "")
+    return bool(after_dark and _PERMISSION.search(text or "") and
                 re.search(r"\b(how|who|get|ask|request|apply)\b", text or "", re.I))
 
 

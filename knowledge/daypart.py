@@ -16,6 +16,7 @@ from zoneinfo import ZoneInfo
 from astral import LocationInfo
 from astral.sun import sun
 
+from . import timewords
 from .model import Town
 
 
@@ -30,47 +31,25 @@ class Part:
     after_midnight: frozenset[int] = frozenset()  # bare hours read as a.m. of the next day ("tonight at 1")
 
 
-_R = lambda a, b: frozenset(range(a, b + 1))  # noqa: E731 - a short range of hours
-MORNING = Part("morning", time(6, 0), time(11, 59), am=_R(1, 11), pm=frozenset())
-FIRST_THING = Part("first thing in the morning", time(6, 0), time(8, 59), am=_R(4, 9), pm=frozenset())
-AFTERNOON = Part("afternoon", time(12, 0), time(17, 59), am=frozenset(), pm=_R(1, 6) | {12})
-AFTER_LUNCH = Part("after lunch", time(13, 0), time(17, 59), am=frozenset(), pm=_R(1, 6))
-EVENING = Part("evening", time(18, 0), time(23, 59), am=frozenset(), pm=_R(4, 11))
-NIGHT = Part("night", time(18, 0), time(23, 59), am=frozenset(), pm=_R(5, 11), after_midnight=_R(1, 3) | {12})
-AFTER_DINNER = Part("after dinner", time(18, 0), time(23, 59), am=frozenset(), pm=_R(5, 11))
-AFTER_WORK = Part("after work", time(17, 0), time(23, 59), am=frozenset(), pm=_R(4, 11))
-WHOLE_DAY = Part("day", time(0, 0), time(23, 59), am=frozenset(), pm=frozenset())
+def _part(key: str) -> Part:
+    spec = timewords.PARTS[key]
+    return Part(spec.name, spec.start, spec.end, spec.am, spec.pm, spec.after_midnight)
 
-# Phrase -> (part, names today explicitly). Longest phrases first; matched on whole words.
-PART_WORDS: list[tuple[str, Part, bool]] = [
-    (r"first thing(?: in the morning)?", FIRST_THING, False),
-    (r"early (?:in the )?morning", FIRST_THING, False),
-    (r"this morning", MORNING, True),
-    (r"this afternoon", AFTERNOON, True),
-    (r"this evening|this eve", EVENING, True),
-    (r"tonight", NIGHT, True),
-    (r"after (?:dinner|supper)", AFTER_DINNER, False),
-    (r"after work", AFTER_WORK, False),
-    (r"after lunch", AFTER_LUNCH, False),
-    (r"(?:in the )?mornings?|in the am|mornin", MORNING, False),
-    (r"(?:in the )?afternoons?|arvo", AFTERNOON, False),
-    (r"(?:in the )?evenings?", EVENING, False),
-    (r"(?:at |in the )?nights?|nite", NIGHT, False),
-]
+
+# The parts of the day of knowledge/vocabulary/time.yml, one object each (compared with ``is``).
+PARTS: dict[str, Part] = {key: _part(key) for key in timewords.PARTS}
+MORNING, FIRST_THING, AFTERNOON, AFTER_LUNCH = (PARTS[k] for k in ("morning", "first_thing", "afternoon",
+                                                                 "after_lunch"))
+EVENING, NIGHT, AFTER_DINNER, AFTER_WORK = (PARTS[k] for k in ("evening", "night", "after_dinner", "after_work"))
+WHOLE_DAY = PARTS["day"]
+
+# Phrase pattern -> (part, names today explicitly), in the file's order; matched on whole words.
+PART_WORDS: list[tuple[str, Part, bool]] = [(timewords.alternation(words), PARTS[key], today)
+                                            for words, key, today in timewords.PART_PHRASES]
 
 # SMS and typing shorthand -> the word it stands for (applied on whole words before parsing).
-SHORTHAND = {
-    "2nite": "tonight", "2night": "tonight", "tonite": "tonight", "tonght": "tonight", "2nyt": "tonight",
-    "tmrw": "tomorrow", "tmr": "tomorrow", "tmw": "tomorrow", "tmrow": "tomorrow", "tmro": "tomorrow",
-    "2morrow": "tomorrow", "2moro": "tomorrow", "2morow": "tomorrow", "2mrw": "tomorrow", "tom": "tomorrow",
-    "tomorow": "tomorrow", "tommorow": "tomorrow", "tommorrow": "tomorrow", "tomm": "tomorrow",
-    "2day": "today", "tday": "today", "2dy": "today",
-    "wknd": "weekend", "wkend": "weekend", "w/e": "weekend",
-    "mrng": "morning", "morn": "morning", "aftn": "afternoon", "evng": "evening", "nyt": "night",
-    "b4": "before", "aftr": "after", "afta": "after", "suns": "sun's", "drk": "dark",
-}
-_SHORTHAND = re.compile(r"(?<![\w/])(" + "|".join(re.escape(k) for k in sorted(SHORTHAND, key=len, reverse=True))
-                        + r")(?![\w/])")
+SHORTHAND = timewords.SHORTHAND
+_SHORTHAND = re.compile(r"(?<![\w/])(" + timewords.alternation(SHORTHAND) + r")(?![\w/])")
 
 
 def expand_shorthand(text: str) -> str:
@@ -79,9 +58,7 @@ def expand_shorthand(text: str) -> str:
 
 
 # Sun words -> astral's event name. "dawn" and "dusk" are civil twilight: before sunrise, after sunset.
-SUN_WORDS = {"sunrise": "sunrise", "sun up": "sunrise", "sunup": "sunrise", "daybreak": "dawn", "dawn": "dawn",
-             "first light": "dawn", "sunset": "sunset", "sundown": "sunset", "sun down": "sunset",
-             "dusk": "dusk", "nightfall": "dusk"}
+SUN_WORDS = timewords.SUN_WORDS
 SUN_PATTERN = re.compile(r"\b(?:at |around |about |by |before |after )?(" + "|".join(
     sorted((re.escape(w) for w in SUN_WORDS), key=len, reverse=True)) + r")\b")
 

@@ -7,10 +7,10 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, time
 from typing import Any
 
+from . import timewords
 from .errors import KnowledgeError
 
-MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September",
-          "October", "November", "December")
+MONTHS = tuple(m.capitalize() for m in timewords.MONTHS)  # "January" ... "December"
 
 
 @dataclass(frozen=True)

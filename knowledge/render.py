@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 
+from . import timewords
 from .model import Answer, Citation
 
 LEAD_MAX = 160
@@ -27,9 +28,10 @@ _ASCII = {"’": "'", "‘": "'", "“": '"', "”": '"', "—": "-", "–": "-"
 
 # ---- sentences ------------------------------------------------------------------------------------------
 
+_MONTH_SHORT = "|".join(w.capitalize() for w in timewords.MONTH_NUMBER if w not in timewords.MONTHS)  # "Jan", "Sept"
 #: words ending in a period that do not end a sentence ("Wis. Stat. 174.05", "e.g. a dog", "Sec. 7.02")
 _ABBREV = re.compile(r"(?:\b(?:Wis|Stat|Stats|Sec|Secs|Admin|No|Nos|Mr|Mrs|Ms|Dr|St|vs|etc|approx|ch|Ch|"
-                     r"par|sub|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)|\be\.g|\bi\.e|\b[A-Z])\.$")
+                     r"par|sub|" + _MONTH_SHORT + r")|\be\.g|\bi\.e|\b[A-Z])\.$")
 _TIME = re.compile(r"\b[ap]\.m\.$")
 _END = re.compile(r"(?<=[.!?])[\"')\]]*\s+")
 

@@ -30,21 +30,19 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
-from . import daypart
+from . import daypart, timewords
 from .daypart import NIGHT, WHOLE_DAY, Part
 from .errors import NeedsClarification
 from .model import MONTHS, Town
 from .settings import pinned_now
 
-WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
-_ABBREV = {"mon": 0, "tue": 1, "tues": 1, "wed": 2, "weds": 2, "thu": 3, "thur": 3, "thurs": 3, "fri": 4,
-           "sat": 5, "sun": 6}
-# Evening: the part of the day a resident means by "tonight" (18:00 to midnight).
-EVENING = (time(18, 0), time(23, 59))
-MONTH_WORDS = {m.lower() for m in MONTHS} | {m.lower()[:3] for m in MONTHS} | {"sept"}
-_MONTH_NUMBER = {**{m.lower(): i + 1 for i, m in enumerate(MONTHS)}, **{m.lower()[:3]: i + 1 for i, m in
-                                                                       enumerate(MONTHS)}, "sept": 9}
-_MONTH_RE = "|".join(sorted(MONTH_WORDS, key=len, reverse=True))
+WEEKDAYS = timewords.WEEKDAYS
+_ABBREV = timewords.WEEKDAY_SHORT
+# Evening: the part of the day a resident means by "tonight" (18:00 to midnight: time.yml's evening).
+EVENING = (daypart.EVENING.start, daypart.EVENING.end)
+MONTH_WORDS = set(timewords.MONTH_NUMBER)
+_MONTH_NUMBER = timewords.MONTH_NUMBER
+_MONTH_RE = timewords.alternation(MONTH_WORDS)
 _NOISE = re.compile(r"[?!,;]|\b(please|pls|plz|o'?clock|ish)\b")
 _TIME = re.compile(
     r"(?:\b(?P<pre>at|around|about|by|from|after|before|til|till|until)\s+)?"
