@@ -75,7 +75,7 @@ def _hours(t, day, rise: str, set_: str) -> str:
 def index():
     t = get_town()
     return render_template("clerk/fire.html", town=t, days=_days(t), n=_days_arg(), now=local_now(),
-                           order_words=alerts.order_words(t))
+                           order_words=alerts.order_words(t), before=burn_hours.scheme(t).before)
 
 
 @bp.get("/fire.csv", endpoint="csv")
