@@ -1,5 +1,7 @@
-"""The burn notification form (Dunkirk 7.12(1)): six facts, checked against the burning hours (7.11) and any
-no-burning order (7.10(4)), read back, then stored with a reference."""
+"""The burn notification form (Dunkirk 7.12(1)): six facts, checked against the town's burning hours (Dunkirk
+7.11; knowledge/burn_hours.py reads each town's scheme) and any no-burning order (7.10(4)), read back, then
+stored with a reference. Only a town whose scheme notifies first (town.yml `burning.before: notify`) runs it; the
+words of the law (the hours, the rules cited) come from the town's data."""
 from __future__ import annotations
 
 import logging
@@ -10,7 +12,7 @@ from zoneinfo import ZoneInfo
 from rasa_sdk import Action, Tracker
 from rasa_sdk.events import SlotSet
 
-from knowledge import NeedsClarification, handlers, when
+from knowledge import NeedsClarification, burn_hours, handlers, when
 from records import burn_idempotency_key
 from records.phones import burn_notice_phone, refused_message
 
@@ -24,9 +26,17 @@ BURN_SLOTS = ["burner_name", "burn_address", "burn_phone", "burn_date", "burn_ti
 
 
 def burning_covered(t) -> bool:
-    """Does the town's code have a burn notification at all? (Mequon's does not.)"""
+    """Does the town take burn notifications? Its code covers `burn_notification` (Mequon's does not) and its
+    scheme has the fire department notified before a burn (town.yml `burning.before: notify`); a permit town
+    gets its `burn_notification` topic's answer (get a permit first), never a notification form."""
     topic = t.topics.get("burn_notification")
-    return bool(topic and topic.covered)
+    return bool(topic and topic.covered) and burn_hours.scheme(t).before == "notify"
+
+
+def _rule_ref(t, topic: str, rule: str) -> str:
+    """The short reference of a rule of the town ("7.10(4)"); "" when the town has no such rule."""
+    r = t.topics[topic].rules.get(rule) if topic in t.topics else None
+    return r.citation.label.removeprefix(t.code_name).strip() if r and r.citation else ""
 
 
 def asked_how_to_notify(tracker: Tracker) -> bool:
@@ -189,10 +199,15 @@ class ValidateBurnForm(FormValidator):
             common.clarify(dispatcher, tracker, f"I understood {when.words_for_day(day)}, which has passed. "
                            "Which day will you burn?")
             return {"burn_date": None}
-        _, _, blocked, _ = burn_window(t, day)
+        _, _, blocked, window = burn_window(t, day)
+        if blocked and not burn_hours.window(t, day).open:  # a day the town closes (a Sunday, a legal holiday)
+            common.clarify(dispatcher, tracker, f"{window.data['hours']} Which day will you burn?")
+            return {"burn_date": None}
         if blocked:
-            common.send_text(dispatcher, tracker, "A no-burning order is in effect, so no open burning is allowed "
-                             "(7.10(4)). Nothing was saved; please notify again once the order is lifted.")
+            ref = _rule_ref(t, "no_burning_order", "order_in_effect")
+            common.send_text(dispatcher, tracker, "A no-burning order is in effect, so no open burning is allowed"
+                             + (f" ({ref})" if ref else "") + ". Nothing was saved; please notify again once the "
+                             "order is lifted.")
             return {"burn_date": None, "requested_slot": None}
         out = {"burn_date": day.isoformat(), "burn_confirmed": None}
         if moment.kind == "instant" and not tracker.get_slot("burn_time"):
@@ -234,7 +249,7 @@ class ValidateBurnForm(FormValidator):
                     start = datetime.combine(day, moment.start.time(), tz)
                     window = burn_window(t, day, at=start)[3]
                     if window.value and not window.value["open_at"]:
-                        common.send_text(dispatcher, tracker, f"{closed_at(start, window)} {window.data['hours']} "
+                        common.send_text(dispatcher, tracker, f"{closed_at(start, window, t)} {window.data['hours']} "
                                                               "What time will you start?")
                         return {"burn_time": None, "pending_when": None}
                 common.clarify(dispatcher, tracker, "About what time will you start? For example '10 am'.")
@@ -245,7 +260,7 @@ class ValidateBurnForm(FormValidator):
         start = datetime.combine(day, at, tz)
         window = burn_window(t, day, at=start)[3]
         if window.value and not window.value["open_at"]:
-            common.send_text(dispatcher, tracker, f"{closed_at(start, window)} {window.data['hours']} "
+            common.send_text(dispatcher, tracker, f"{closed_at(start, window, t)} {window.data['hours']} "
                                                   "What time will you start?")
             return {"burn_time": None, "pending_when": None}
         if start < common.now(t):
@@ -318,16 +333,27 @@ def daylight_reading(t, day: date, hour: int, minute: int) -> time | None:
     return open_[0] if len(open_) == 1 else None
 
 
-def closed_at(start: datetime, window) -> str:
-    """"No: 7:00 p.m is after sunset (6:12 p.m. CDT)." for a time outside the burning hours, "No: burning is not
-    allowed at ..." for one an order covers (the hours sentence that follows says which)."""
+def closed_at(start: datetime, window, t=None) -> str:
+    """"No: 7:00 p.m is after sunset (6:12 p.m. CDT)." (a clock town: "... is after 7:00 p.m. CDT.") for a time
+    outside the burning hours, "No: ... is on a Sunday." on a day the town closes, "No: burning is not allowed at
+    ..." for one an order covers (the hours sentence that follows says which). The ends' words are the town's
+    burning window's (knowledge/burn_hours.py)."""
     rise, set_ = window.value["sunrise"], window.value["sunset"]
     clock = when.words_for_time(start).rsplit(" ", 1)[0].rstrip(".")
+    w = burn_hours.window(t or common.town(), start.date())
+    if not w.open:
+        return f"No: {clock} is on {w.closed_reason}."
     if start < rise:
-        return f"No: {clock} is before sunrise ({when.words_for_time(rise)})."
+        return f"No: {clock} is {burn_hours.side_words(w, True)}."
     if start > set_:
-        return f"No: {clock} is after sunset ({when.words_for_time(set_)})."
+        return f"No: {clock} is {burn_hours.side_words(w, False)}."
     return f"No: burning is not allowed at {clock}."
+
+
+def _until(t, day: date) -> str:
+    """Where the day's burning window closes, in words: "sunset" or, for a clock window, "7:00 p.m. CDT"."""
+    w = burn_hours.window(t, day)
+    return w.end_word or when.words_for_time(w.end)
 
 
 def resolve_with_pending(value: str, tracker: Tracker, t):
@@ -375,7 +401,8 @@ class ActionAskBurnConfirmed(Action):
 
 
 class ActionStartBurn(Action):
-    """Says what the form will ask (citing 7.12(1)), or, where the code has no notification, the topic's answer."""
+    """Says what the form will ask (citing the town's notify-first rule, Dunkirk 7.12(1)), or, where the code has
+    no notification (Mequon) or a permit comes first (town.yml `burning.before: permit`), the topic's answer."""
 
     def name(self) -> Text:
         return "action_start_burn"
@@ -392,8 +419,9 @@ class ActionStartBurn(Action):
                                                       "say 'I want to notify a burn'.")
             # what follows ("it's for Saturday morning", "can you pass it on?") goes on from this answer
             return sent + reset + dialogue.asked(dialogue.Turn("notify_burn", tracker))
+        rule = t.topics["burn_notification"].rules.get(burn_hours.scheme(t).before_rule)
         labels = [c.label for c in t.topics["burn_notification"].citations]
-        cites = next((lb for lb in labels if lb.endswith("7.12(1)")), labels[0] if labels else t.code_name)
+        cites = rule.citation.label if rule and rule.citation else (labels[0] if labels else t.code_name)
         common.send_text(dispatcher, tracker,
                          f"I'll record your burn notification for the Fire Department ({cites}). I need six "
                          "facts: name, address, phone, date, approximate time and location. "
@@ -411,7 +439,7 @@ class ActionSubmitBurn(Action):
         t = common.town()
         reset = [SlotSet(s, None) for s in BURN_SLOTS]
         if not burning_covered(t) or asked_how_to_notify(tracker):
-            return reset  # action_start_burn answered: the code does not cover burning, or how to give notice
+            return reset  # action_start_burn answered: no notification (none in the code, or a permit), or how
         if tracker.get_slot("burn_confirmed") is not True:
             common.send_text(dispatcher, tracker, "Nothing was saved.")
             return reset
@@ -437,6 +465,6 @@ class ActionSubmitBurn(Action):
         common.send_text(dispatcher, tracker,
                          f"Saved. Your burn notification reference is {record.reference}: burning on "
                          f"{when.words_for_day(day)} at about {when.words_for_time(start)}. Quote it if the Fire "
-                         f"Department asks. Burn only until {window.data.get('until', 'sunset')}, attend the fire, "
+                         f"Department asks. Burn only until {window.data.get('until') or _until(t, day)}, attend the fire, "
                          "and check for a no-burning order before you light it.")
         return reset

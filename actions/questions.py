@@ -3,7 +3,11 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Text
 
+from datetime import date
+
 from rasa_sdk import Action
+
+from knowledge import burn_hours, when
 
 from . import common
 
@@ -21,7 +25,7 @@ QUESTIONS: dict[str, tuple[str, list]] = {
     "burn_form_burn_address": ("Your address? (for example N1234 County Road K)", []),
     "burn_form_burn_phone": ("A phone number where the fire department can reach you?", []),
     "burn_form_burn_date": ("What day will you burn?", []),
-    "burn_form_burn_time": ("About what time will you start? (burning is allowed only between sunrise and sunset)",
+    "burn_form_burn_time": ("About what time will you start? (burning is allowed only between {opens} and {closes})",
                             []),
     "burn_form_burn_location": ("Where on the property will the fire be? (for example 'behind the barn, 100 feet "
                                 "from the house')", []),
@@ -35,10 +39,30 @@ ONE_DOG: dict[str, tuple[str, list]] = {
 
 
 def question_for(key: str, tracker) -> tuple[str, list]:
-    """The question for ``key``, in the singular when the license form counts one dog."""
+    """The question for ``key``, in the singular when the license form counts one dog; the burning window's ends
+    as the town's scheme names them ("sunrise and sunset", "12:00 p.m. and 7:00 p.m.")."""
     if key in ONE_DOG and tracker.get_slot("dog_count") == 1:
         return ONE_DOG[key]
-    return QUESTIONS[key]
+    text, buttons = QUESTIONS[key]
+    if "{opens}" in text:
+        text = text.format(**window_ends(tracker))
+    return text, buttons
+
+
+def window_ends(tracker) -> dict:
+    """{"opens": ..., "closes": ...}: the words for the ends of the burning window of the day asked about (the
+    form's burn_date, else today), from the town's scheme (knowledge/burn_hours.py)."""
+    t = common.town()
+    said = tracker.get_slot("burn_date")
+    try:
+        day = date.fromisoformat(str(said)) if said else common.now(t).date()
+    except ValueError:
+        day = common.now(t).date()
+    w = burn_hours.window(t, day)
+
+    def clock(at) -> str:
+        return when.words_for_time(at).rsplit(" ", 1)[0]  # "12:00 p.m." (the zone left off)
+    return {"opens": w.start_word or clock(w.start), "closes": w.end_word or clock(w.end)}
 
 
 class _Ask(Action):

@@ -49,6 +49,8 @@ class Scheme:
     holidays: tuple[tuple[date, str], ...] = ()  # the legal holidays: (date, name)
     holidays_citation: Citation | None = None  # where the code names them
     before: str = "notify"  # "notify" (the fire department is told) or "permit" (one is granted)
+    orders_by: str = ""  # who issues no-burning orders ("Town Board", "Fire Department"), named in the cited text
+    orders_citation: Citation | None = None  # where the code says so
 
     @property
     def hours_rule(self) -> str:
@@ -91,6 +93,12 @@ class Window:
 def scheme(town) -> Scheme:
     """The town's scheme (daylight for a Town built without one)."""
     return getattr(town, "burning_scheme", None) or DAYLIGHT
+
+
+def orders_by(town) -> str:
+    """Who issues the town's no-burning orders, as town.yml `burning.orders_by` names it ("Town Board"); "" when
+    the town has no burning scheme."""
+    return scheme(town).orders_by
 
 
 def window(town, day: date) -> Window:

@@ -511,7 +511,7 @@ def _load_burning_scheme(f: _File, raw: Any, sections, params, topics, topics_fi
         if covered:
             raise f.fail("burning", "missing: a town that covers burning names its hours (daylight or clock)")
         return None
-    b = f.mapping(raw, "burning", {"hours", "before"}, {"start", "end", "closed", "legal_holidays"})
+    b = f.mapping(raw, "burning", {"hours", "before"}, {"start", "end", "closed", "legal_holidays", "orders_by"})
     kind = b["hours"]
     if kind not in burn_hours.SCHEME_RULES:
         raise f.fail("burning.hours", f"must be one of {', '.join(burn_hours.SCHEME_RULES)}, not {kind!r}")
@@ -562,7 +562,17 @@ def _load_burning_scheme(f: _File, raw: Any, sections, params, topics, topics_fi
         holidays = tuple(days)
     elif b.get("legal_holidays") is not None:
         raise f.fail("burning.legal_holidays", "dates given but `closed` does not name legal_holidays")
-    scheme = burn_hours.Scheme(kind, ends.get("start", ""), ends.get("end", ""), closed, holidays, cited, before)
+    who, who_cited = "", None
+    if b.get("orders_by") is not None:
+        o = f.mapping(b["orders_by"], "burning.orders_by", {"who", "reference"})
+        who = f.text(o["who"], "burning.orders_by.who").strip()
+        who_cited = _cite(f, sections, o["reference"], "burning.orders_by.reference")
+        if _norm(who) not in _norm(who_cited.section.text_at(who_cited.path)):
+            raise f.fail("burning.orders_by.who", f"{who!r} is not named in {who_cited.label}")
+    elif covered and "no_burning_order" in topics and topics["no_burning_order"].covered:
+        raise f.fail("burning.orders_by", "missing: a town with no-burning orders names who issues them")
+    scheme = burn_hours.Scheme(kind, ends.get("start", ""), ends.get("end", ""), closed, holidays, cited, before,
+                               who, who_cited)
     if covered:
         needed = {t: set(n) for t, n in burn_hours.BURNING_RULES.items()}
         needed["burning_hours"] |= set(burn_hours.SCHEME_RULES[kind]) | {burn_hours.CLOSED_DAY_RULES[c] for c in closed}

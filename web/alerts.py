@@ -3,7 +3,7 @@ for the outbox's SMS (records/outbox.py), GSM-7 and at most two segments each, a
 pages pass to the store so the texts are queued in the order's own transaction.
 
     "order"   The Town Board has issued a no-burning order from ... to .... Your burn on ... (ref DK-XXXXX)
-              may not go ahead.
+              may not go ahead. (Who issues orders is the town's data: town.yml `burning.orders_by`.)
     "lifted"  ... the order is lifted ...: your burn may go ahead (the usual rules still apply).
     "fire"    the order itself, for the Fire Department (Dunkirk 7.09(4) "it will notify the Fire Department"),
               and each later change of it: "fire-extended", "fire-lifted", "fire-superseded".
@@ -16,6 +16,7 @@ from zoneinfo import ZoneInfo
 
 from flask import current_app
 
+from knowledge.burn_hours import orders_by, scheme
 from knowledge.when import words_for_time
 from records.alert_sender import TwilioSettings
 from records.outbox import AlertPlan, e164
@@ -40,26 +41,50 @@ def _fit(text: str) -> str:
     return text
 
 
+def issuer(town) -> str:
+    """"The Town Board" (town.yml `burning.orders_by`, Dunkirk 7.09(4)), "The Fire Department"; "" when the town
+    names no one."""
+    who = orders_by(town)
+    return f"The {who}" if who else ""
+
+
+def order_words(town) -> dict:
+    """What the clerk's pages say of who issues orders: who ("Town Board"; "" when the town names no one), action
+    ("Board", as in "Board action"), ref (where the code says so: "7.09(4)"; "")."""
+    who = orders_by(town)
+    cited = scheme(town).orders_citation
+    return {"who": who, "action": (who.split() or ["Order"])[-1],
+            "ref": cited.label.removeprefix(town.code_name).strip() if cited else ""}
+
+
+def _has(town, done: str, what: str) -> str:
+    """"The Town Board has issued no-burning order 3" or, with no issuer, "No-burning order 3 has been issued"."""
+    who = issuer(town)
+    return f"{who} has {done} {what}" if who else f"{what[0].upper()}{what[1:]} has been {done}"
+
+
 def compose(town, kind: str, order, note, at: datetime | None) -> str:
-    """The text of one alert (town data: the town's name and time zone; the order; the notification)."""
+    """The text of one alert (town data: the town's name and time zone, who issues orders; the order; the
+    notification)."""
     tz = ZoneInfo(town.timezone)
+    action = order_words(town)["action"]  # "Board action: ..." (Dunkirk), "Department action: ..."
     span = (f"from {_moment(order.start_at, tz)} "
             + (f"to {_moment(order.end_at, tz)}" if order.end_at else "until it is lifted"))
     if kind == "order":
-        return _fit(f"{town.name}: The Town Board has issued a no-burning order {span}. Your burn on "
+        return _fit(f"{town.name}: {_has(town, 'issued', 'a no-burning order')} {span}. Your burn on "
                     f"{_day(note.burn_date)} (ref {note.reference}) may not go ahead.")
     if kind == "lifted":
         return _fit(f"{town.name}: The no-burning order is lifted from {_moment(at or order.end_at, tz)}. "
                     f"Your burn on {_day(note.burn_date)} (ref {note.reference}) may go ahead; the usual burning "
                     "rules still apply.")
     if kind == "fire":
-        return _fit(f"{town.name}: The Town Board has issued no-burning order {order.id} {span}. "
-                    f"Board action: {order.board_action}. Reason: {order.reason}")
+        return _fit(f"{town.name}: {_has(town, 'issued', f'no-burning order {order.id}')} {span}. "
+                    f"{action} action: {order.board_action}. Reason: {order.reason}")
     if kind == "fire-extended":
-        return _fit(f"{town.name}: The Town Board has extended no-burning order {order.id}: it is now in force "
+        return _fit(f"{town.name}: {_has(town, 'extended', f'no-burning order {order.id}')}: it is now in force "
                     f"{span}.")
     if kind == "fire-lifted":
-        return _fit(f"{town.name}: The Town Board has lifted no-burning order {order.id} (in force from "
+        return _fit(f"{town.name}: {_has(town, 'lifted', f'no-burning order {order.id}')} (in force from "
                     f"{_moment(order.start_at, tz)}) from {_moment(at or order.end_at, tz)}.")
     if kind == "fire-superseded":
         if order.end_at is not None and order.end_at <= order.start_at:

@@ -219,6 +219,20 @@ def test_the_loader_refuses_legal_holidays_without_dates_or_named_nowhere_in_the
     refused(copy, "fairview/town.yml", "burning.legal_holidays", "missing: closed on legal holidays needs")
 
 
+def test_who_issues_no_burning_orders_is_town_data_named_in_its_cited_text(fairview, dunkirk):
+    assert (fairview.burning_scheme.orders_by, fairview.burning_scheme.orders_citation.label) == \
+        ("Fire Department", "Fairview Code 9.05(1)")
+    assert (dunkirk.burning_scheme.orders_by, dunkirk.burning_scheme.orders_citation.label) == \
+        ("Town Board", "Dunkirk Code 7.09(4)")
+
+
+def test_the_loader_refuses_who_issues_orders_missing_or_not_named_in_the_cited_text(copy):
+    edit(copy / "fairview/town.yml", lambda d: d["burning"]["orders_by"].update(who="Town Board"))
+    refused(copy, "fairview/town.yml", "burning.orders_by.who", "'Town Board' is not named in Fairview Code 9.05(1)")
+    edit(copy / "fairview/town.yml", lambda d: d["burning"].pop("orders_by"))
+    refused(copy, "fairview/town.yml", "burning.orders_by", "missing: a town with no-burning orders names who")
+
+
 def test_the_loader_refuses_an_unknown_scheme_or_closed_day(copy):
     edit(copy / "fairview/town.yml", lambda d: d["burning"].update(hours="moonlight"))
     refused(copy, "fairview/town.yml", "burning.hours", "must be one of daylight, clock")

@@ -1,4 +1,5 @@
-"""No-burning orders as the Town Board issued them (Dunkirk 7.09(4)): record one (from, until or until lifted,
+"""No-burning orders as the Town Board issued them (Dunkirk 7.09(4); who issues them is town.yml
+`burning.orders_by`, web/alerts.py order_words): record one (from, until or until lifted,
 reason, the Board action; the signed-in clerk is who recorded it), extend one, lift the one in force early;
 every change is in the history. A change queues, in its own transaction, the texts it owes (web/alerts.py,
 records/outbox.py): the notifiers whose burn day it covers, the all-clear to those whose day it frees, the
@@ -56,7 +57,8 @@ def _end(form) -> tuple[bool, datetime | None]:
         form.end.errors = [*form.end.errors, "Give an end or tick \u201cuntil lifted\u201d, not both."]
         return False, None
     if not form.until_lifted.data and not form.end.data:
-        form.end.errors = [*form.end.errors, "Give the end the Board set, or tick \u201cuntil lifted\u201d."]
+        form.end.errors = [*form.end.errors, f"Give the end the {alerts.order_words(get_town())['action']} set, "
+                                             "or tick \u201cuntil lifted\u201d."]
         return False, None
     return True, _local(form.end.data)
 
@@ -101,7 +103,12 @@ def _page(record=None, extend=None, lift=None, status=200):
     record = record or RecordForm(formdata=None, start=default)
     lift = lift or LiftForm(formdata=None, at=default)
     orders = list(reversed(store.orders(t.key)))
-    return render_template("clerk/order.html", town=t, record=record, lift=lift, extend=extend or ExtendForm(formdata=None),
+    extend = extend or ExtendForm(formdata=None)
+    words = alerts.order_words(t)
+    for form in (record, extend, lift):  # "Board action that issued it" (Dunkirk), "Department action ..."
+        label = form.board_action.label
+        label.text = f"{words['action']} action" + label.text.removeprefix("Board action")
+    return render_template("clerk/order.html", town=t, record=record, lift=lift, extend=extend, order_words=words,
                            current=store.order_at(t.key, now), orders=orders, now=now,
                            history=store.order_history(t.key), tz=ZoneInfo(t.timezone),
                            alerts=alerts.summary(), affected=_affected() if status == 200 else None), status
