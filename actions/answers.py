@@ -12,7 +12,7 @@ from rasa_sdk import Action, Tracker
 from rasa_sdk.events import SlotSet
 from rasa_sdk.executor import CollectingDispatcher
 
-from knowledge import NeedsClarification, daypart, handlers, rules, when
+from knowledge import NeedsClarification, burn_hours, daypart, handlers, rules, when
 from knowledge.handlers import measure
 from knowledge.loader import read_yaml
 from knowledge.model import Answer
@@ -75,7 +75,7 @@ def answer_for(intent: str, tracker: Tracker, t, now) -> Answer:
             return handlers.animal_limits(t, on=today, litter_born=born, **counted)
     if intent in ("ask_burn_notification", "ask_burning_rules", "ask_burning_hours", "ask_permits") and \
             parsing.asks_after_dark_permission(text) and not common.when_text(tracker):
-        return handlers.topic(t, "burning_hours", on=today, question=text, aspect="after_sunset_exception")
+        return handlers.topic(t, "burning_hours", on=today, question=text, aspect=burn_hours.scheme(t).exception_rule)
     if intent in ("ask_license_required", "ask_late_fee") and not parsing.about_cats(text) and (
             intent == "ask_license_required" or parsing.asks_deadline(text)):
         reached = licensable_day_said(tracker, t, now)

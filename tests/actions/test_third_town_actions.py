@@ -105,3 +105,12 @@ def test_a_closed_day_is_refused_by_its_rule_not_as_a_no_burning_order(clock_not
     assert slots["burn_date"] is None
     assert "No burning is allowed on Sunday, July 5, 2026" in said and "9.04(2)" in said, said
     assert "no-burning order" not in said.lower()
+
+
+def test_asked_who_may_allow_burning_outside_the_hours_a_clock_town_gives_its_own_exception(fairview):
+    from actions.answers import ActionAnswer
+    d = CollectingDispatcher()
+    asyncio.run(ActionAnswer().run(d, make_tracker("can i get permission to burn after dark", "ask_burning_hours"),
+                                   {}))
+    lead = texts(d)[0].split("\n")[0]
+    assert "9.04" in lead and "sunset" not in lead.lower() and "Town Board" not in lead, lead
