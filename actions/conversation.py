@@ -47,6 +47,7 @@ def config() -> dict:
             "duty_intent": data["duty_intent"],
             "not_a_time": frozenset(data["not_a_time"]),
             "other_animal_topics": tuple(data["other_animal_topics"]),
+            "unannounced_burn": re.compile(r"\b(?:" + "|".join(data["unannounced_burn"]) + r")\b", re.I),
             "counted_animals": re.compile(r"\b(?:" + "|".join(data["counted_animals"].split()) + r")\b", re.I),
             "others_animal": re.compile(r"\b(?:" + "|".join(data["others_animal"]) + r")\b", re.I)}
 
@@ -231,6 +232,12 @@ def topics_named(text: str) -> frozenset:
         if words.search(text):
             out |= intents
     return out
+
+
+def burns_unannounced(text: str) -> bool:
+    """"so i can just burn it today without telling anyone?": a burn asked of without the notice or permit that
+    must come first (actions/conversation.yml `unannounced_burn`)."""
+    return bool(config()["unannounced_burn"].search(_straight(text)))
 
 
 def other_animals_topic(text: str) -> str | None:

@@ -1112,3 +1112,18 @@ def test_a_correction_of_a_fact_the_rules_turn_on_ranks_them_again(mequon, by_me
                                         slots={"last_question": {"intent": "ask_bites", "text": bite, "entities": said},
                                                "last_answer": last_answer}))
     assert "clinic" in texts(d)[0].split("\n")[0], texts(d)  # unvaccinated: isolated at a veterinary clinic
+
+
+def test_asked_whether_one_may_burn_without_telling_anyone_the_answer_is_no_with_the_rule(dispatcher):
+    for text in ("so i can just burn it today without telling anyone?",
+                 "can i burn brush tonight without notifying the fire department",
+                 "i dont need to call the fire dept for a small brush pile, right?"):
+        d = CollectingDispatcher()
+        run(ActionAnswer(), d, make_tracker(text, "ask_can_burn", [ent(text, "today", "when")] if "today" in text
+                                            else []))
+        lead = texts(d)[0].split("\n")[0]
+        assert lead.startswith("No: notify the Town Fire Department") and "7.12(1)" in lead, (text, lead)
+    text = "can i burn brush today"
+    d = CollectingDispatcher()
+    run(ActionAnswer(), d, make_tracker(text, "ask_can_burn", [ent(text, "today", "when"), ent(text, "brush", "material")]))
+    assert not texts(d)[0].startswith("No: notify"), texts(d)  # a burn asked of with nothing left out
