@@ -202,7 +202,11 @@ def context_for(facts: Iterable[dict], intent: str, said: Said) -> Said | None:
     for f in facts or []:
         kinds = [k for k in f.get("kinds", ()) if intent in uses.get(k, ()) and k not in own]
         if kinds:
-            chosen.append(Said(f["text"], list(f.get("entities") or [])))
+            # its values of kinds not carried stay out: "windy today, gusts like 35 mph" before "this afternoon"
+            # brings the wind, not "today" nor a "35" read as a clock
+            dropped = ({"when"} if own & {"day", "time"} else set()) | (
+                {"count"} if not set(kinds) & {"count", "animals"} else set())
+            chosen.append(Said(f["text"], [e for e in f.get("entities") or [] if e.get("entity") not in dropped]))
     return joined(*chosen) if chosen else None
 
 

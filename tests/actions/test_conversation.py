@@ -241,3 +241,13 @@ def test_a_birth_day_said_after_the_day_the_dog_came_is_added_not_put_in_its_pla
     assert [e["value"] for e in merged.entities] == ["april 10", "feb 20"], merged
     merged, _ = merge(last, said("sorry, april 12", ("april 12", "when")))
     assert [e["value"] for e in merged.entities] == ["april 12"]  # the same kind of day: corrected in place
+
+
+def test_a_fact_carried_into_a_question_with_its_own_time_brings_no_day_and_no_stray_number():
+    from actions.conversation import context_for
+    fact = said("its really windy today, gusts like 35 mph", ("today", "when"), ("35", "count"))
+    facts = facts_in(fact)
+    question = said("ok to burn my leaf pile this afternoon?", ("this afternoon", "when"))
+    context = context_for(facts, "ask_can_burn", question)
+    assert context is not None and "windy" in context.text  # the weather is carried
+    assert [e["entity"] for e in context.entities] == []  # "today" and "35" (no clock) are not
