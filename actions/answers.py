@@ -73,7 +73,8 @@ def answer_for(intent: str, tracker: Tracker, t, now) -> Answer:
                 said and parsing.names_young(tracker.latest_message.get("entities", []), text)):
             born = when.parse_day(said, t, now=now, prefer="past") if said else None
             return handlers.animal_limits(t, on=today, litter_born=born, **counted)
-    if intent in BURNING_INTENTS and conversation.burns_unannounced(text) and t.topics["burn_notification"].covered:
+    if intent in BURNING_INTENTS - {"ask_burning_penalties", "ask_no_burning_order"} and \
+            conversation.burns_unannounced(text) and t.topics["burn_notification"].covered:
         # "can i just burn it today without telling anyone?": No, never a Yes on conditions (7.12(1))
         answer = handlers.topic(t, "burn_notification", on=today, aspect=burn_hours.scheme(t).before_rule)
         answer.lead = f"No: {answer.lead[:1].lower()}{answer.lead[1:]}" if answer.lead else answer.lead

@@ -1127,3 +1127,7 @@ def test_asked_whether_one_may_burn_without_telling_anyone_the_answer_is_no_with
     d = CollectingDispatcher()
     run(ActionAnswer(), d, make_tracker(text, "ask_can_burn", [ent(text, "today", "when"), ent(text, "brush", "material")]))
     assert not texts(d)[0].startswith("No: notify"), texts(d)  # a burn asked of with nothing left out
+    text = "fine for burning without notifying the fire dept?"
+    d = CollectingDispatcher()
+    run(ActionAnswer(), d, make_tracker(text, "ask_burning_penalties"))
+    assert not texts(d)[0].startswith("No: notify") and "forfeiture" in texts(d)[0].lower(), texts(d)  # the fine
