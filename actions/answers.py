@@ -7,7 +7,6 @@ from calendar import monthrange
 from typing import Any, Dict, List, Text
 
 from pathlib import Path
-from dateutil.relativedelta import relativedelta
 from rasa_sdk import Action, Tracker
 from rasa_sdk.events import SlotSet
 from rasa_sdk.executor import CollectingDispatcher
@@ -206,7 +205,7 @@ def measured_instead(tracker: Tracker, t, answer: Answer, today) -> Answer | Non
     found = t.topics.get(topic)
     if not said or found is None:
         return None
-    bounded = {n: r for n, r in found.rules.items() if measure.bounded_parameter(t, r, "feet")}
+    bounded = {n: (r, p) for n, r in found.rules.items() if (p := measure.bounded_parameter(t, r, "feet"))}
     # the rule that led, else the topic's rules naming a bound, the most specific first (the setback rule before
     # the coop's size, height and setback); measured only against a bound whose description shares a word with
     # the words around the distance ("30 feet from the back lot line", "a 25 foot leash"): "can my dog be 30 feet
@@ -214,9 +213,9 @@ def measured_instead(tracker: Tracker, t, answer: Answer, today) -> Answer | Non
     text, at = common.text_of(tracker), said[-1]
     near = " ".join(text[:at["start"]].split()[-3:] + text[at["end"]:].split()[:4])
     asked = set(rules.words(near)) - set(rules.words("feet foot ft"))
-    ordered = sorted(bounded, key=lambda n: len(measure.placeholders(bounded[n])))
+    ordered = sorted(bounded, key=lambda n: len(measure.placeholders(bounded[n][0])))
     for name in ([led] if led in bounded else []) + [n for n in ordered if n != led]:
-        if set(rules.words(t.param(measure.bounded_parameter(t, bounded[name], "feet")).description)) & asked:
+        if set(rules.words(t.param(bounded[name][1]).description)) & asked:
             return handlers.measured(t, topic=topic, rule=name, amount=float(said[-1]["value"]), unit="feet",
                                      on=today)
     return None
@@ -345,12 +344,7 @@ def licensable_day_said(tracker: Tracker, t, now):
                              prefer="past" if born or parsing.five_months_past(text) else "future")
     except NeedsClarification:
         return None  # a day not understood: the rule, not a question back about a question
-    if said is not None:
-        return day
-    return day + relativedelta(months=int(t.value("dog_license.licensable_age_months", day)))
-
-
-_SHOT = re.compile(r"\b(?:shots?|vaccin\w*|boosters?|rabies|jabs?)\b", re.I)
+    return day if said is not None else handlers.licensable_on(t, day)
 
 
 def acquired_day_said(tracker: Tracker, t, now):
@@ -359,9 +353,9 @@ def acquired_day_said(tracker: Tracker, t, now):
     born = parsing.birth_when(whens, text)
     got = parsing.when_after([e for e in whens if e is not born], text, parsing.ACQUIRED_CUE, parsing.BUY_CUE,
                              asked=False)
-    window = text[max(0, got["start"] - 40):got["start"]] if got is not None else ""
+    window = parsing.cue_window(text, got["start"]) if got is not None else ""
     cue = list(parsing.ACQUIRED_CUE.finditer(window))
-    if cue and _SHOT.search(window[cue[-1].end():]):
+    if cue and conversation.config()["shot_words"].search(window[cue[-1].end():]):
         return None  # "got her shots yesterday": the day of a shot, not the day the dog came
     try:
         return when.parse_day(str(got["value"]), t, now=now, prefer="past") if got is not None else None

@@ -49,6 +49,7 @@ def config() -> dict:
             "other_animal_topics": tuple(data["other_animal_topics"]),
             "unannounced_burn": re.compile(r"\b(?:" + "|".join(data["unannounced_burn"]) + r")\b", re.I),
             "counted_animals": re.compile(r"\b(?:" + "|".join(data["counted_animals"].split()) + r")\b", re.I),
+            "shot_words": re.compile(r"\b(?:" + "|".join(data["shot_words"]) + r")\b", re.I),
             "others_animal": re.compile(r"\b(?:" + "|".join(data["others_animal"]) + r")\b", re.I)}
 
 

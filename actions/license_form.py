@@ -240,7 +240,7 @@ class ValidateLicenseForm(FormValidator):
             common.clarify(dispatcher, tracker, exc, hint=" (or say 'over a year ago')")
             return {"licensable_age_on": None}
         if prefer == "born":  # the day the dog reaches the town's licensable age (7.02-1(a), 58-533(c)(2))
-            day += relativedelta(months=int(t.value("dog_license.licensable_age_months", day)))
+            day = handlers.licensable_on(t, day)
         return {"licensable_age_on": day.isoformat()}
 
     @given
@@ -397,7 +397,7 @@ def changed_inputs(inputs: dict, said, t, now) -> dict:
     born = parsing.birth_when(whens, text)
     if born is not None:  # "oops he was born jan 10": he reaches the licensable age from that day (7.02-1(a))
         day = when.parse_day(str(born["value"]), t, now=now, prefer="past")
-        out["licensable_age_on"] = day + relativedelta(months=int(t.value("dog_license.licensable_age_months", day)))
+        out["licensable_age_on"] = handlers.licensable_on(t, day)
     bought = parsing.when_after(whens, text, parsing.BUY_CUE, parsing.ACQUIRED_CUE, asked=False)
     bare = [e for e in whens if e is not got and e is not bought and not parsing.is_time_only(str(e["value"]))]
     if bought is None and got is None and bare:

@@ -320,9 +320,14 @@ _LONG_AGO = re.compile(r"\b(years?|yrs?|long|ages|forever|always|before this yea
 _HAD = re.compile(r"\b(had|have had|owned)\b", re.I)
 
 
+def cue_window(text: str, start: int) -> str:
+    """The 40 characters before ``start``, where a cue for the day at ``start`` is looked for."""
+    return text[max(0, start - 40):start]
+
+
 def cue_before(text: str, start: int, cue: re.Pattern) -> bool:
     """Does ``cue`` occur in the 40 characters before ``start``? ("got him in May": "got" before "in May")."""
-    return bool(cue.search(text[max(0, start - 40):start]))
+    return bool(cue.search(cue_window(text, start)))
 
 
 def when_after(whens: Iterable[dict], text: str, cue: re.Pattern, other_cue: re.Pattern,
