@@ -47,10 +47,13 @@ _NOISE = re.compile(r"[?!,;]|\b(please|pls|plz|o'?clock|ish)\b")
 _TIME = re.compile(
     r"(?:\b(?P<pre>at|around|about|by|from|after|before|til|till|until)\s+)?"
     r"(?<![\d/:])(?P<h>\d{1,2})(?::(?P<m>\d{2}))?\s*(?P<ap>am|pm)?(?![\d/:])(?=\s|$|\.)")
+# a 24-hour clock written as four digits: "at 2030", "1900 hrs"
+_HHMM = re.compile(r"(?:\b(?P<pre>at|around|about|by|after|before|til|till|until)\s+|@\s*)(?P<h>[01]\d|2[0-3])(?P<m>[0-5]\d)\b"
+                   r"(?:\s*(?:hrs?|hours)\b)?|\b(?P<h2>[01]\d|2[0-3])(?P<m2>[0-5]\d)\s*(?:hrs?|hours)\b")
 _CLOCK_WORDS = re.compile(r"\b(?:at |around |about |by )?(noon|midday|midnight)\b")
-_DATE_MD = re.compile(rf"\b(?P<mon>{_MONTH_RE})\.?\s+(?P<d>\d{{1,2}})(?:st|nd|rd|th)?\b(?:\s+(?P<y>\d{{4}}))?")
+_DATE_MD = re.compile(rf"\b(?P<mon>{_MONTH_RE})\.?\s+(?P<d>\d{{1,2}})(?:st|nd|rd|th)?\b(?:\s+(?P<y>\d{{4}})(?!\s*(?:hrs?|hours)\b))?")
 _DATE_DM = re.compile(rf"\b(?:the\s+)?(?P<d>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<mon>{_MONTH_RE})\b\.?"
-                      r"(?:\s+(?P<y>\d{4}))?")
+                      r"(?:\s+(?P<y>\d{4})(?!\s*(?:hrs?|hours)\b))?")
 _DATE_NUM = re.compile(r"\b(?P<mo>\d{1,2})/(?P<d>\d{1,2})(?:/(?P<y>\d{2}|\d{4}))?\b")
 _IN = re.compile(r"\b(?:in|within)\s+(?P<n>an?|one|two|three|four|five|six|\d+|half an?|a couple(?: of)?|"
                  r"couple(?: of)?)\s*(?P<u>hours?|hrs?|h|minutes?|mins?|m)\b")
@@ -171,6 +174,11 @@ def _checked_date(year: int, month: int, day: int, said: str) -> date:
     return date(year, month, day)
 
 
+# a year said apart from the month and day; "at 2030", "by 1900 hrs" read as a clock are not years
+_YEAR_APART = re.compile(r"(?<!\bat )(?<!@)(?<!\bby )(?<!\bafter )(?<!\bbefore )(?<!\baround )(?<!\babout )"
+                         r"(?<!\buntil )(?<!\btill )\b(?:19|20)\d{2}\b(?!\s*(?:hrs?|hours|h)\b)")
+
+
 def _month_day(text: str, today: date, prefer: str) -> tuple[date | None, str]:
     """'July 4', 'the 4th of July', '7/4', 'Feb 29 2028' -> a date; the year, when not said, is the next
     (``prefer`` "future") or last ("past") occurrence of that month and day."""
@@ -185,6 +193,10 @@ def _month_day(text: str, today: date, prefer: str) -> tuple[date | None, str]:
             year = int(m.group("y"))
             year = year + 2000 if year < 100 else year
             return _checked_date(year, month, day, said), _cut(text, m)
+        rest = _cut(text, m)
+        apart = _YEAR_APART.search(rest)
+        if apart:  # "2023 feb 20", "in 2023, on feb 20": the year said apart from the month and day
+            return _checked_date(int(apart.group(0)), month, day, f"{said} {apart.group(0)}"), _cut(rest, apart)
         if not 1 <= month <= 12 or not 1 <= day <= 31:
             raise NeedsClarification(f"I couldn't tell which date you mean by \"{said}\". Could you give it "
                                      "like \"June 6\"?", field="when")
@@ -246,6 +258,13 @@ def _take_clock(text: str, p: _Parsed) -> str:
     like, or when the phrase names a day or a part of the day ("tomorrow 9", "tonight 9")."""
     context = bool(p.part or p.day or p.explicit_today or re.search(r"\b(today|tomorrow|tonight)\b", text)
                    or re.search(r"\b(" + "|".join(WEEKDAYS) + "|" + "|".join(_ABBREV) + r")s?\b", text))
+    hhmm = _HHMM.search(text)
+    if hhmm:
+        hour, minute = int(hhmm.group("h") or hhmm.group("h2")), int(hhmm.group("m") or hhmm.group("m2"))
+        p.clock, p.clock_text = (hour, minute, "24"), hhmm.group(0).strip()
+        if hhmm.group("pre") in ("after", "before", "by", "til", "till", "until"):
+            p.notes.append(f"{hhmm.group('pre')} that time")
+        return _cut(text, hhmm)
     strong, weak = [], []
     for m in _TIME.finditer(text):
         if m.group("ap") or m.group("m") or m.group("pre"):
