@@ -174,9 +174,9 @@ def _checked_date(year: int, month: int, day: int, said: str) -> date:
     return date(year, month, day)
 
 
-# a year said apart from the month and day; "at 2030", "by 1900 hrs" read as a clock are not years
-_YEAR_APART = re.compile(r"(?<!\bat )(?<!@)(?<!\bby )(?<!\bafter )(?<!\bbefore )(?<!\baround )(?<!\babout )"
-                         r"(?<!\buntil )(?<!\btill )\b(?:19|20)\d{2}\b(?!\s*(?:hrs?|hours|h)\b)")
+# a year said just before the month and day ("2023 feb 20"); a year further away may be another fact's ("we moved
+# in 2020 and are moving on July 10")
+_YEAR_BEFORE = re.compile(r"(?<!\bat )(?<!@)\b(?:19|20)\d{2},?\s*$")
 
 
 def _month_day(text: str, today: date, prefer: str) -> tuple[date | None, str]:
@@ -193,10 +193,10 @@ def _month_day(text: str, today: date, prefer: str) -> tuple[date | None, str]:
             year = int(m.group("y"))
             year = year + 2000 if year < 100 else year
             return _checked_date(year, month, day, said), _cut(text, m)
-        rest = _cut(text, m)
-        apart = _YEAR_APART.search(rest)
-        if apart:  # "2023 feb 20", "in 2023, on feb 20": the year said apart from the month and day
-            return _checked_date(int(apart.group(0)), month, day, f"{said} {apart.group(0)}"), _cut(rest, apart)
+        before = _YEAR_BEFORE.search(text[:m.start()])
+        if before:  # "2023 feb 20"
+            year = int(before.group(0).strip(", "))
+            return _checked_date(year, month, day, f"{said} {year}"), re.sub(r"\s+", " ", text[:before.start()] + " " + text[m.end():]).strip()
         if not 1 <= month <= 12 or not 1 <= day <= 31:
             raise NeedsClarification(f"I couldn't tell which date you mean by \"{said}\". Could you give it "
                                      "like \"June 6\"?", field="when")
