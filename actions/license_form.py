@@ -287,6 +287,11 @@ def acquisition_matters(tracker: Tracker) -> bool:
 
 def license_inputs(tracker: Tracker) -> dict[str, Any]:
     """The form's slots as license_cost keyword arguments."""
+    return license_inputs_on(tracker, date.fromisoformat(tracker.get_slot("purchase_day")))
+
+
+def license_inputs_on(tracker: Tracker, on: date) -> dict[str, Any]:
+    """license_inputs for a license bought on ``on``."""
     dogs = int(float(tracker.get_slot("dog_count") or 1))
     neutered_slot = tracker.get_slot("dogs_neutered")
     neutered = dogs if neutered_slot == "all" else 0 if neutered_slot == "none" else (
@@ -301,11 +306,37 @@ def license_inputs(tracker: Tracker) -> dict[str, Any]:
             moved_in = day
         else:
             acquired = day
-    on = date.fromisoformat(tracker.get_slot("purchase_day"))
     age = tracker.get_slot("licensable_age_on")
     return {"on": on, "dogs": dogs, "neutered": neutered, "service_dogs": min(service, dogs),
             "acquired": acquired, "moved_in": moved_in,
             "licensable_age_on": date.fromisoformat(age) if age and parsing.is_iso_date(age) else None}
+
+
+_LEAD_REF = re.compile(r"\(((?:Wis\. Stat\. )?\d+[.-]\d+[^ ()]*(?:\([0-9a-z]+\))*)\)")
+
+
+def price_before_acquired(tracker: Tracker) -> str | None:
+    """Before asking when the dog came, the price it decides between: "At least $3.00 if licensed on time, $8.00
+    with the late fee (Wis. Stat. 174.05(2))." (license_cost for a dog got on the day of buying, and for one kept
+    since before the year; one price when they agree); None until the count and spayed/neutered are known, or when the handler cannot say."""
+    if tracker.get_slot("dogs_neutered") in (None, ""):
+        return None
+    t = common.town()
+    day = tracker.get_slot("purchase_day")
+    on = date.fromisoformat(day) if day and parsing.is_iso_date(str(day)) else common.now(t).date()
+    try:
+        inputs = {**license_inputs_on(tracker, on), "acquired": None, "moved_in": None}
+        kept, got = (handlers.license_cost(t, **{**inputs, "acquired": came}) for came in (None, on))
+    except (NeedsClarification, TypeError, ValueError):
+        return None
+    late, on_time = ((a.value or {}).get("total") for a in (kept, got))
+    ref = _LEAD_REF.search(got.lead or "")
+    if not late or not on_time or ref is None:
+        return None  # no price, or none yet (a puppy not yet of licensable age on the day of buying)
+    least = "" if (got.value or {}).get("exact") else "At least "
+    if late == on_time:
+        return f"{least}${on_time:,.2f} ({ref.group(1)})."
+    return f"{least}${on_time:,.2f} if licensed on time, ${late:,.2f} with the late fee ({ref.group(1)})."
 
 
 class ActionAskLicensableAge(Action):

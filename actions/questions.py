@@ -10,6 +10,7 @@ from rasa_sdk import Action
 from knowledge import burn_hours, when
 
 from . import common
+from .license_form import price_before_acquired
 
 YES_NO = [{"title": "Yes", "payload": "yes"}, {"title": "No", "payload": "no"}]
 QUESTIONS: dict[str, tuple[str, list]] = {
@@ -44,6 +45,9 @@ def question_for(key: str, tracker) -> tuple[str, list]:
     if key in ONE_DOG and tracker.get_slot("dog_count") == 1:
         return ONE_DOG[key]
     text, buttons = QUESTIONS[key]
+    if key == "license_form_acquired":
+        price = price_before_acquired(tracker)
+        text = f"{price} {text}" if price else text
     if "{opens}" in text:
         text = text.format(**window_ends(tracker))
     return text, buttons

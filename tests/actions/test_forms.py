@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import asyncio
-from datetime import datetime, timedelta, timezone
+from datetime import date, datetime, timedelta, timezone
 
 from rasa_sdk.executor import CollectingDispatcher
 
@@ -530,3 +530,38 @@ def test_a_birth_day_said_after_the_cost_moves_the_licensable_age_day():
     now = datetime(2026, 3, 12, 14, tzinfo=ZoneInfo("America/Chicago"))
     out = changed_inputs(inputs, Said(text, [ent(text, "jan 10", "when")]), t, now)
     assert out["licensable_age_on"].isoformat() == "2026-06-10" and out["dogs"] == 1
+
+
+def _ask_acquired(tracker_factory, dispatcher, **slots):
+    from actions.questions import _Ask
+
+    class AskAcquired(_Ask):
+        key = "license_form_acquired"
+    asyncio.run(AskAcquired().run(dispatcher, tracker_factory("1", slots=slots, active_loop="license_form"), {}))
+    return dispatcher.messages[-1]["text"]
+
+
+def test_the_question_for_the_day_the_dog_came_first_gives_the_price_on_time_and_with_the_late_fee(
+        tracker_factory, dispatcher):
+    from knowledge import handlers, town
+    asked = _ask_acquired(tracker_factory, dispatcher, dog_count=1.0, dogs_neutered="all", service_dog=False,
+                          purchase_day="2026-07-02")
+    day = date(2026, 7, 2)
+    on_time = handlers.license_cost(town("dunkirk"), on=day, dogs=1, neutered=1, acquired=day).value["total"]
+    late = handlers.license_cost(town("dunkirk"), on=day, dogs=1, neutered=1).value["total"]
+    assert late > on_time
+    assert asked.startswith(f"At least ${on_time:,.2f} if licensed on time, ${late:,.2f} with the late fee ("), asked
+    assert asked.endswith("(a date, or 'over a year ago')") and "When did you get the dog" in asked
+
+
+def test_no_price_is_given_before_the_resident_says_whether_the_dog_is_spayed_or_neutered(
+        tracker_factory, dispatcher):
+    asked = _ask_acquired(tracker_factory, dispatcher, dog_count=1.0, purchase_day="2026-07-02")
+    assert asked.startswith("When did you get the dog") and "$" not in asked
+
+
+def test_a_puppy_not_yet_of_licensable_age_on_the_day_of_buying_is_never_priced_at_nothing(
+        tracker_factory, dispatcher):
+    asked = _ask_acquired(tracker_factory, dispatcher, dog_count=1.0, dogs_neutered="none", service_dog=False,
+                          purchase_day="2026-09-01", licensable_age_on="2026-09-03")
+    assert "$0.00" not in asked and "When did you get the dog" in asked
