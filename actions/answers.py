@@ -11,7 +11,7 @@ from rasa_sdk import Action, Tracker
 from rasa_sdk.events import SlotSet
 from rasa_sdk.executor import CollectingDispatcher
 
-from knowledge import NeedsClarification, burn_hours, daypart, handlers, rules, when
+from knowledge import NeedsClarification, burn_hours, daypart, handlers, render, rules, when
 from knowledge.handlers import measure
 from knowledge.loader import read_yaml
 from knowledge.model import Answer
@@ -597,7 +597,27 @@ class ActionAnswer(Action):
         except NeedsClarification as exc:
             common.clarify(dispatcher, tracker, exc)
             return clear_pending(tracker)
-        return common.send(dispatcher, tracker, answer) + clear_pending(tracker)
+        return common.send(dispatcher, tracker, forbidden_asked(answer, common.text_of(tracker))) + \
+            clear_pending(tracker)
+
+
+def forbidden_asked(answer: Answer, text: str) -> Answer:
+    """"Is that illegal?" answered by a lead that forbids it ("No: roosters are prohibited", "You may not expose
+    someone else's animal to poison ...") is a Yes, and by one that permits it ("Yes: at 10:00 a.m. Saturday, until
+    sunset ...", an answer whose value, or value "allowed", is True) a No; other leads ("No: nothing in our copy requires a license for a
+    cat") and other questions are left as they are (actions/conversation.yml `forbidden_words`)."""
+    c = conversation.config()
+    lead = render.lead(answer)
+    if not lead or not c["forbidden_asked"].search(text or ""):
+        return answer
+    no, prohibition = c["forbidding_no"].match(lead), c["forbidding_leads"].match(lead)
+    permits = c["permitting_leads"].match(lead)
+    if no and c["forbidding_words"].search(lead) or prohibition:
+        rest = lead[(no or prohibition).end():]
+        answer.lead = f"Yes: {rest[:1].lower()}{rest[1:]}"
+    elif permits and (answer.value is True or isinstance(answer.value, dict) and answer.value.get("allowed") is True):
+        answer.lead = f"No, it is allowed: {lead[permits.end():]}"
+    return answer
 
 
 async def answer_turn(turn: dialogue.Turn, dispatcher, domain) -> List[Dict[Text, Any]]:

@@ -1131,3 +1131,34 @@ def test_asked_whether_one_may_burn_without_telling_anyone_the_answer_is_no_with
     d = CollectingDispatcher()
     run(ActionAnswer(), d, make_tracker(text, "ask_burning_penalties"))
     assert not texts(d)[0].startswith("No: notify") and "forfeiture" in texts(d)[0].lower(), texts(d)  # the fine
+
+
+def test_is_it_illegal_answered_by_a_rule_that_forbids_it_is_a_yes():
+    text = "is it illegal to burn tires?"
+    lead = lead_of(text, "ask_prohibited_materials", [ent(text, "tires", "material")])
+    plain = lead_of("can I burn tires?", "ask_prohibited_materials", [ent("can I burn tires?", "tires", "material")])
+    assert plain.startswith("No:") and lead.startswith("Yes: ") and lead[5:].lower() == plain[4:].lower(), (plain, lead)
+
+
+def test_is_it_illegal_answered_by_a_permission_to_burn_is_a_no_it_is_allowed():
+    text = "is it illegal to burn brush at 10 tomorrow morning?"
+    lead = lead_of(text, "ask_can_burn", [ent(text, "brush", "material"), ent(text, "at 10 tomorrow morning", "when")])
+    assert lead.startswith("No, it is allowed: "), lead
+
+
+def test_is_it_illegal_after_sunset_is_a_yes_and_may_i_after_sunset_stays_a_no():
+    asked = "is it illegal to burn at 11pm tonight?"
+    lead = lead_of(asked, "ask_can_burn", [ent(asked, "at 11pm tonight", "when")])
+    may_i = "can I burn at 11pm tonight?"
+    assert lead.startswith("Yes: that is after sunset"), lead
+    assert lead_of(may_i, "ask_can_burn", [ent(may_i, "at 11pm tonight", "when")]).startswith("No: that is after sunset")
+
+
+def test_a_no_that_forbids_nothing_is_not_turned_into_a_yes():
+    from actions.answers import forbidden_asked
+    from knowledge.model import Answer
+    cat = Answer(topic="license_required", result="", lead="No: nothing in our copy requires a license for a cat.")
+    assert forbidden_asked(cat, "is it illegal to have an unlicensed cat?").lead.startswith("No: nothing")
+    rooster = Answer(topic="chickens", result="", lead="No: roosters are prohibited (58-530(b)(1)).")
+    assert forbidden_asked(rooster, "can I keep a rooster?").lead.startswith("No: roosters")
+    assert forbidden_asked(rooster, "is it illegal to keep a rooster?").lead == "Yes: roosters are prohibited (58-530(b)(1))."
