@@ -597,8 +597,18 @@ class ActionAnswer(Action):
         except NeedsClarification as exc:
             common.clarify(dispatcher, tracker, exc)
             return clear_pending(tracker)
+        if undefined_of_the_last_answer(answer, tracker) and rule_again(dispatcher, tracker):
+            return clear_pending(tracker)  # "does that count as leashed?": the rule just given, not "not defined"
         return common.send(dispatcher, tracker, forbidden_asked(answer, common.text_of(tracker))) + \
             clear_pending(tracker)
+
+
+def undefined_of_the_last_answer(answer: Answer, tracker: Tracker) -> bool:
+    """A word the code does not define, asked of what was just answered ("does that count as leashed?" after the
+    leash's length): the last answer's rule answers it (actions/conversation.yml `points_back`)."""
+    return answer.topic == "definitions" and answer.data.get("defined") is False and \
+        bool(conversation.config()["points_back"].search(common.text_of(tracker))) and \
+        isinstance(tracker.get_slot(dialogue.LAST_ANSWER), dict)
 
 
 def forbidden_asked(answer: Answer, text: str) -> Answer:

@@ -1162,3 +1162,24 @@ def test_a_no_that_forbids_nothing_is_not_turned_into_a_yes():
     rooster = Answer(topic="chickens", result="", lead="No: roosters are prohibited (58-530(b)(1)).")
     assert forbidden_asked(rooster, "can I keep a rooster?").lead.startswith("No: roosters")
     assert forbidden_asked(rooster, "is it illegal to keep a rooster?").lead == "Yes: roosters are prohibited (58-530(b)(1))."
+
+
+def test_does_that_count_as_a_word_the_code_does_not_define_answers_with_the_rule_just_given(dispatcher, mequon):
+    text = "i use a 25 foot retractable leash"
+    slots = _answered("ask_at_large", text, [ent(text, "25 foot", "distance", 25)])
+    rule = slots["last_answer"]["lead"]
+    assert "20 feet" in rule, rule
+    for channel in ("web", "sms"):
+        d = CollectingDispatcher()
+        asked = "does that count as leashed?"
+        run(ActionAnswer(), d, make_tracker(asked, "ask_definitions", [ent(asked, "leashed", "term")], slots=slots,
+                                            metadata={"channel": channel}))
+        assert texts(d)[0].startswith(rule) and "does not define" not in texts(d)[0], texts(d)
+
+
+def test_a_word_not_defined_asked_without_pointing_back_says_the_code_does_not_define_it(dispatcher, mequon):
+    text = "i use a 25 foot retractable leash"
+    slots = _answered("ask_at_large", text, [ent(text, "25 foot", "distance", 25)])
+    asked = "what does leashed mean?"
+    run(ActionAnswer(), dispatcher, make_tracker(asked, "ask_definitions", [ent(asked, "leashed", "term")], slots=slots))
+    assert "does not define" in texts(dispatcher)[0], texts(dispatcher)
