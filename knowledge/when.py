@@ -267,6 +267,8 @@ def _take_clock(text: str, p: _Parsed) -> str:
         return _cut(text, hhmm)
     strong, weak = [], []
     for m in _TIME.finditer(text):
+        if int(m.group("h")) > 24 and not (m.group("ap") or m.group("m")) and m.group("pre") in (None, "around", "about"):
+            continue  # "gusts around 30", "about 40 feet": a number, never a clock ("today at 25" is asked back)
         if m.group("ap") or m.group("m") or m.group("pre"):
             strong.append(m)
         elif context:
