@@ -741,7 +741,19 @@ async def continued(dispatcher, tracker: Tracker, domain) -> list | None:
     topic = f"ask_{answered.get('topic')}" if isinstance(answered, dict) else None
     if intent == "nlu_fallback" and ranked and ranked[0] in (last["intent"], topic):
         return await answer_turn(dialogue.read(tracker, ranked[0]), dispatcher, domain)  # "how long must he stay confined"
+    if intent == "nlu_fallback" and topic and topic[4:] in TOPICS and shares_a_telling_word(text, answered):
+        return await answer_turn(dialogue.read(tracker, topic), dispatcher, domain)  # "do we need a sign?"
     return None
+
+
+def shares_a_telling_word(text: str, answered: dict) -> bool:
+    """Does a question share a telling word with the last answer's lead ("do we need a sign?" after "post a
+    'beware of dog' sign at the entrances")? Words like "dog" or "how" tell nothing (conversation.yml
+    `untelling_words`)."""
+    if not common.looks_like_question(text):
+        return False
+    untelling = set(rules.words(" ".join(conversation.config()["untelling_words"])))
+    return bool((set(rules.words(text)) & set(rules.words(str(answered.get("lead") or "")))) - untelling)
 
 
 def clear_pending(tracker: Tracker) -> list:

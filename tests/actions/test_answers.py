@@ -1183,3 +1183,26 @@ def test_a_word_not_defined_asked_without_pointing_back_says_the_code_does_not_d
     asked = "what does leashed mean?"
     run(ActionAnswer(), dispatcher, make_tracker(asked, "ask_definitions", [ent(asked, "leashed", "term")], slots=slots))
     assert "does not define" in texts(dispatcher)[0], texts(dispatcher)
+
+
+_UNSURE = [{"name": "nlu_fallback", "confidence": 0.45}, {"name": "ask_permits", "confidence": 0.37},
+           {"name": "ask_license_required", "confidence": 0.19}, {"name": "ask_license_tags", "confidence": 0.12}]
+
+
+def test_an_unsure_question_sharing_a_telling_word_with_the_last_answer_is_asked_of_its_topic(mequon):
+    slots = _answered("ask_rabies_vaccination", "my dogs rabies shot was 4 years ago")
+    assert "license" in slots["last_answer"]["lead"]
+    for channel in ("web", "sms"):
+        d = CollectingDispatcher()
+        run(ActionClarify(), d, make_tracker("can i still get the license", "nlu_fallback", ranking=_UNSURE,
+                                             slots=slots, metadata={"channel": channel}))
+        out = texts(d)[0]
+        assert "not sure" not in out and "(58-533(c)(5))" in out.split("\n")[0], out
+
+
+def test_an_unsure_question_on_another_topic_sharing_no_telling_word_is_not_taken_as_a_follow_up(mequon):
+    slots = _answered("ask_rabies_vaccination", "my dogs rabies shot was 4 years ago")
+    d = CollectingDispatcher()
+    run(ActionClarify(), d, make_tracker("do we need a permit for our chickens", "nlu_fallback", ranking=_UNSURE,
+                                         slots=slots))
+    assert "(58-533(c)(5))" not in texts(d)[0], texts(d)
