@@ -618,8 +618,8 @@ def forbidden_asked(answer: Answer, text: str) -> Answer:
     cat") and other questions are left as they are (actions/conversation.yml `forbidden_words`)."""
     c = conversation.config()
     lead = render.lead(answer)
-    if not lead or not c["forbidden_asked"].search(text or ""):
-        return answer
+    if not lead or answer.topic in c["ban_topics"] or not c["forbidden_asked"].search(text or ""):
+        return answer  # "is burning banned right now?": "No: no no-burning order is in effect" stays a No
     no, prohibition = c["forbidding_no"].match(lead), c["forbidding_leads"].match(lead)
     permits = c["permitting_leads"].match(lead)
     if no and c["forbidding_words"].search(lead) or prohibition:

@@ -56,6 +56,7 @@ def config() -> dict:
             "forbidding_words": re.compile(r"\b(?:%s)\b" % data["forbidding_words"], re.I),
             "permitting_leads": re.compile("|".join(data["permitting_leads"])),
             "points_back": re.compile(data["points_back"], re.I),
+            "ban_topics": frozenset(data["ban_topics"]),
             "untelling_words": frozenset(data["untelling_words"].split()),
             "shot_words": re.compile(r"\b(?:" + "|".join(data["shot_words"]) + r")\b", re.I),
             "others_animal": re.compile(r"\b(?:" + "|".join(data["others_animal"]) + r")\b", re.I)}

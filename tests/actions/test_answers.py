@@ -1206,3 +1206,9 @@ def test_an_unsure_question_on_another_topic_sharing_no_telling_word_is_not_take
     run(ActionClarify(), d, make_tracker("do we need a permit for our chickens", "nlu_fallback", ranking=_UNSURE,
                                          slots=slots))
     assert "(58-533(c)(5))" not in texts(d)[0], texts(d)
+
+
+def test_is_burning_banned_with_no_order_in_force_stays_no_no_order_is_in_effect():
+    for text in ("is burning banned right now?", "is open burning prohibited today?"):
+        lead = lead_of(text, "ask_no_burning_order", [ent(text, text.split()[-1].rstrip("?"), "when")])
+        assert lead.startswith("No: no no-burning order is in effect"), (text, lead)
