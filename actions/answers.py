@@ -605,28 +605,34 @@ class ActionAnswer(Action):
 
 def undefined_of_the_last_answer(answer: Answer, tracker: Tracker) -> bool:
     """A word the code does not define, asked of what was just answered ("does that count as leashed?" after the
-    leash's length): the last answer's rule answers it (actions/conversation.yml `points_back`)."""
-    return answer.topic == "definitions" and answer.data.get("defined") is False and \
-        bool(conversation.config()["points_back"].search(common.text_of(tracker))) and \
-        isinstance(tracker.get_slot(dialogue.LAST_ANSWER), dict)
+    leash's length): the last answer's rule answers it when its lead or law's words use the word
+    (actions/conversation.yml `points_back`)."""
+    last = tracker.get_slot(dialogue.LAST_ANSWER)
+    if answer.topic != "definitions" or answer.data.get("defined") is not False or not isinstance(last, dict) or \
+            not conversation.config()["points_back"].search(common.text_of(tracker)):
+        return False
+    said = " ".join([str(last.get("lead") or "")] + [str(s.get("quote") or "") for s in last.get("sources") or []])
+    return bool(set(rules.words(str(answer.data.get("asked") or ""))) & set(rules.words(said)))
 
 
 def forbidden_asked(answer: Answer, text: str) -> Answer:
-    """"Is that illegal?" answered by a lead that forbids it ("No: roosters are prohibited", "You may not expose
-    someone else's animal to poison ...") is a Yes, and by one that permits it ("Yes: at 10:00 a.m. Saturday, until
-    sunset ...", an answer whose value, or value "allowed", is True) a No; other leads ("No: nothing in our copy requires a license for a
-    cat") and other questions are left as they are (actions/conversation.yml `forbidden_words`)."""
+    """"Is it illegal to burn tires?" answered by a verdict that it is not allowed ("No: rubber products may not be
+    burned ...") leads "Yes: ...", and by one that it is ("Yes: at 10:00 a.m. Saturday, until sunset ...") "No, it is
+    allowed: ...". Only verdicts are turned (burning then, a distance against its bound: actions/conversation.yml
+    `verdict_topics`), never a rule's words, and never a question that asks more ("is it illegal not to call
+    first?")."""
     c = conversation.config()
     lead = render.lead(answer)
-    if not lead or answer.topic in c["ban_topics"] or not c["forbidden_asked"].search(text or ""):
-        return answer  # "is burning banned right now?": "No: no no-burning order is in effect" stays a No
-    no, prohibition = c["forbidding_no"].match(lead), c["forbidding_leads"].match(lead)
-    permits = c["permitting_leads"].match(lead)
-    if no and c["forbidding_words"].search(lead) or prohibition:
-        rest = lead[(no or prohibition).end():]
-        answer.lead = f"Yes: {rest[:1].lower()}{rest[1:]}"
-    elif permits and (answer.value is True or isinstance(answer.value, dict) and answer.value.get("allowed") is True):
-        answer.lead = f"No, it is allowed: {lead[permits.end():]}"
+    verdict = answer.topic in c["verdict_topics"] or "limit" in answer.data
+    if not lead or not verdict or not c["forbidden_asked"].search(text or "") or \
+            c["forbidden_other_conditions"].search(text or ""):
+        return answer
+    value = answer.value
+    allowed = value if isinstance(value, bool) else value.get("allowed") if isinstance(value, dict) else None
+    if allowed is False and lead.startswith("No: "):
+        answer.lead = f"Yes: {lead[4:5].lower()}{lead[5:]}"
+    elif allowed is True and c["permitting_leads"].match(lead):
+        answer.lead = f"No, it is allowed: {lead[c['permitting_leads'].match(lead).end():]}"
     return answer
 
 
@@ -741,19 +747,7 @@ async def continued(dispatcher, tracker: Tracker, domain) -> list | None:
     topic = f"ask_{answered.get('topic')}" if isinstance(answered, dict) else None
     if intent == "nlu_fallback" and ranked and ranked[0] in (last["intent"], topic):
         return await answer_turn(dialogue.read(tracker, ranked[0]), dispatcher, domain)  # "how long must he stay confined"
-    if intent == "nlu_fallback" and topic and topic[4:] in TOPICS and shares_a_telling_word(text, answered):
-        return await answer_turn(dialogue.read(tracker, topic), dispatcher, domain)  # "do we need a sign?"
     return None
-
-
-def shares_a_telling_word(text: str, answered: dict) -> bool:
-    """Does a question share a telling word with the last answer's lead ("do we need a sign?" after "post a
-    'beware of dog' sign at the entrances")? Words like "dog" or "how" tell nothing (conversation.yml
-    `untelling_words`)."""
-    if not common.looks_like_question(text):
-        return False
-    untelling = set(rules.words(" ".join(conversation.config()["untelling_words"])))
-    return bool((set(rules.words(text)) & set(rules.words(str(answered.get("lead") or "")))) - untelling)
 
 
 def clear_pending(tracker: Tracker) -> list:

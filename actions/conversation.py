@@ -49,15 +49,12 @@ def config() -> dict:
             "other_animal_topics": tuple(data["other_animal_topics"]),
             "unannounced_burn": re.compile(r"\b(?:" + "|".join(data["unannounced_burn"]) + r")\b", re.I),
             "counted_animals": re.compile(r"\b(?:" + "|".join(data["counted_animals"].split()) + r")\b", re.I),
-            "forbidden_asked": re.compile(r"(?:^|[.!?]\s+|\b(?:so|and|but|ok|well)\s+)(?:%s)\b[^.!?]*\b(?:%s)\b" % (
-                data["forbidden_openers"], "|".join(data["forbidden_words"])), re.I),
-            "forbidding_leads": re.compile("|".join(data["forbidding_leads"])),
-            "forbidding_no": re.compile(data["forbidding_no"]),
-            "forbidding_words": re.compile(r"\b(?:%s)\b" % data["forbidding_words"], re.I),
-            "permitting_leads": re.compile("|".join(data["permitting_leads"])),
+            "forbidden_asked": re.compile(r"(?:^|[.!?]\s+|\b(?:%s)\s+)(?:%s)\b[^.!?]*\b(?:%s)\b" % (
+                data["forbidden_sentence_starts"], data["forbidden_openers"], "|".join(data["forbidden_words"])), re.I),
+            "forbidden_other_conditions": re.compile(r"\b(?:%s)\b" % data["forbidden_other_conditions"], re.I),
+            "verdict_topics": frozenset(data["verdict_topics"]),
+            "permitting_leads": re.compile(data["permitting_leads"]),
             "points_back": re.compile(data["points_back"], re.I),
-            "ban_topics": frozenset(data["ban_topics"]),
-            "untelling_words": frozenset(data["untelling_words"].split()),
             "shot_words": re.compile(r"\b(?:" + "|".join(data["shot_words"]) + r")\b", re.I),
             "others_animal": re.compile(r"\b(?:" + "|".join(data["others_animal"]) + r")\b", re.I)}
 

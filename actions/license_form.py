@@ -331,8 +331,11 @@ def price_before_acquired(tracker: Tracker) -> str | None:
         return None
     late, on_time = ((a.value or {}).get("total") for a in (kept, got))
     ref = _LEAD_REF.search(got.lead or "")
-    if not late or not on_time or ref is None:
-        return None  # no price, or none yet (a puppy not yet of licensable age on the day of buying)
+    if not late or not on_time or ref is None or got.data.get("needs") or kept.data.get("needs") or \
+            (kept.value or {}).get("late") and (kept.value or {}).get("late_fee") is None:
+        # no price, none yet (a puppy not yet of licensable age), one that turns on the day the dog reached the
+        # licensable age (half the tax after July 1), or a late fee whose amount our copy lacks
+        return None
     least = "" if (got.value or {}).get("exact") else "At least "
     if late == on_time:
         return f"{least}${on_time:,.2f} ({ref.group(1)})."

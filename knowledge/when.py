@@ -260,6 +260,9 @@ def _take_clock(text: str, p: _Parsed) -> str:
                    or re.search(r"\b(" + "|".join(WEEKDAYS) + "|" + "|".join(_ABBREV) + r")s?\b", text))
     hhmm = _HHMM.search(text)
     if hhmm:
+        rest = _cut(text, hhmm)
+        if _HHMM.search(rest) or any(m.group("ap") or m.group("m") or m.group("pre") for m in _TIME.finditer(rest)):
+            raise NeedsClarification("I see two times there. Which time do you mean?", field="time")
         hour, minute = int(hhmm.group("h") or hhmm.group("h2")), int(hhmm.group("m") or hhmm.group("m2"))
         p.clock, p.clock_text = (hour, minute, "24"), hhmm.group(0).strip()
         if hhmm.group("pre") in ("after", "before", "by", "til", "till", "until"):

@@ -1154,14 +1154,22 @@ def test_is_it_illegal_after_sunset_is_a_yes_and_may_i_after_sunset_stays_a_no()
     assert lead_of(may_i, "ask_can_burn", [ent(may_i, "at 11pm tonight", "when")]).startswith("No: that is after sunset")
 
 
-def test_a_no_that_forbids_nothing_is_not_turned_into_a_yes():
+def test_a_rule_s_own_words_are_never_turned_only_a_verdict_is():
     from actions.answers import forbidden_asked
     from knowledge.model import Answer
     cat = Answer(topic="license_required", result="", lead="No: nothing in our copy requires a license for a cat.")
     assert forbidden_asked(cat, "is it illegal to have an unlicensed cat?").lead.startswith("No: nothing")
-    rooster = Answer(topic="chickens", result="", lead="No: roosters are prohibited (58-530(b)(1)).")
-    assert forbidden_asked(rooster, "can I keep a rooster?").lead.startswith("No: roosters")
-    assert forbidden_asked(rooster, "is it illegal to keep a rooster?").lead == "Yes: roosters are prohibited (58-530(b)(1))."
+    poison = Answer(topic="cruelty", result="", lead="No: you may not expose someone else's animal to poison.")
+    assert forbidden_asked(poison, "is it illegal to put out rat poison?").lead.startswith("No: you may not")
+    leash = Answer(topic="at_large", result="", lead="No: 25 feet is more than 20 feet (58-521(a)(2)a).", value=False)
+    leash.data["limit"] = 20
+    assert forbidden_asked(leash, "is my 25 foot leash illegal?").lead == "Yes: 25 feet is more than 20 feet (58-521(a)(2)a)."
+
+
+def test_a_question_that_asks_more_than_the_verdict_is_answered_as_it_is():
+    text = "is it illegal not to call the fire department if I burn brush at 10 tomorrow morning?"
+    lead = lead_of(text, "ask_can_burn", [ent(text, "brush", "material"), ent(text, "at 10 tomorrow morning", "when")])
+    assert not lead.startswith("No, it is allowed"), lead
 
 
 def test_does_that_count_as_a_word_the_code_does_not_define_answers_with_the_rule_just_given(dispatcher, mequon):
@@ -1185,30 +1193,15 @@ def test_a_word_not_defined_asked_without_pointing_back_says_the_code_does_not_d
     assert "does not define" in texts(dispatcher)[0], texts(dispatcher)
 
 
-_UNSURE = [{"name": "nlu_fallback", "confidence": 0.45}, {"name": "ask_permits", "confidence": 0.37},
-           {"name": "ask_license_required", "confidence": 0.19}, {"name": "ask_license_tags", "confidence": 0.12}]
-
-
-def test_an_unsure_question_sharing_a_telling_word_with_the_last_answer_is_asked_of_its_topic(mequon):
-    slots = _answered("ask_rabies_vaccination", "my dogs rabies shot was 4 years ago")
-    assert "license" in slots["last_answer"]["lead"]
-    for channel in ("web", "sms"):
-        d = CollectingDispatcher()
-        run(ActionClarify(), d, make_tracker("can i still get the license", "nlu_fallback", ranking=_UNSURE,
-                                             slots=slots, metadata={"channel": channel}))
-        out = texts(d)[0]
-        assert "not sure" not in out and "(58-533(c)(5))" in out.split("\n")[0], out
-
-
-def test_an_unsure_question_on_another_topic_sharing_no_telling_word_is_not_taken_as_a_follow_up(mequon):
-    slots = _answered("ask_rabies_vaccination", "my dogs rabies shot was 4 years ago")
-    d = CollectingDispatcher()
-    run(ActionClarify(), d, make_tracker("do we need a permit for our chickens", "nlu_fallback", ranking=_UNSURE,
-                                         slots=slots))
-    assert "(58-533(c)(5))" not in texts(d)[0], texts(d)
-
-
 def test_is_burning_banned_with_no_order_in_force_stays_no_no_order_is_in_effect():
     for text in ("is burning banned right now?", "is open burning prohibited today?"):
         lead = lead_of(text, "ask_no_burning_order", [ent(text, text.split()[-1].rstrip("?"), "when")])
         assert lead.startswith("No: no no-burning order is in effect"), (text, lead)
+
+
+def test_a_word_not_defined_that_the_last_answer_does_not_use_is_not_answered_with_it(dispatcher):
+    text = "can I burn at 11pm tonight?"
+    slots = _answered("ask_can_burn", text, [ent(text, "at 11pm tonight", "when")])
+    asked = "does that count as leashed?"
+    run(ActionAnswer(), dispatcher, make_tracker(asked, "ask_definitions", [ent(asked, "leashed", "term")], slots=slots))
+    assert "does not define" in texts(dispatcher)[0] and "sunset" not in texts(dispatcher)[0], texts(dispatcher)

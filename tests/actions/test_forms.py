@@ -542,11 +542,12 @@ def _ask_acquired(tracker_factory, dispatcher, **slots):
 
 
 def test_the_question_for_the_day_the_dog_came_first_gives_the_price_on_time_and_with_the_late_fee(
-        tracker_factory, dispatcher):
+        tracker_factory, dispatcher, monkeypatch):
     from knowledge import handlers, town
+    monkeypatch.setenv("ASSISTANT_NOW", "2026-05-15T10:00:00-05:00")  # before July 1: no half tax to ask about
     asked = _ask_acquired(tracker_factory, dispatcher, dog_count=1.0, dogs_neutered="all", service_dog=False,
-                          purchase_day="2026-07-02")
-    day = date(2026, 7, 2)
+                          purchase_day="2026-05-15")
+    day = date(2026, 5, 15)
     on_time = handlers.license_cost(town("dunkirk"), on=day, dogs=1, neutered=1, acquired=day).value["total"]
     late = handlers.license_cost(town("dunkirk"), on=day, dogs=1, neutered=1).value["total"]
     assert late > on_time
@@ -565,3 +566,20 @@ def test_a_puppy_not_yet_of_licensable_age_on_the_day_of_buying_is_never_priced_
     asked = _ask_acquired(tracker_factory, dispatcher, dog_count=1.0, dogs_neutered="none", service_dog=False,
                           purchase_day="2026-09-01", licensable_age_on="2026-09-03")
     assert "$0.00" not in asked and "When did you get the dog" in asked
+
+
+def test_no_price_is_given_before_asking_when_the_day_the_dog_reached_the_licensable_age_would_change_it(
+        tracker_factory, dispatcher):
+    asked = _ask_acquired(tracker_factory, dispatcher, dog_count=1.0, dogs_neutered="all", service_dog=False,
+                          purchase_day="2026-09-15")
+    assert asked.startswith("When did you get the dog") and "$" not in asked, asked
+
+
+def test_no_price_is_given_where_the_late_fee_s_amount_is_not_in_our_copy(tracker_factory, dispatcher, monkeypatch):
+    from knowledge import town
+    monkeypatch.setenv("ASSISTANT_NOW", "2026-05-15T10:00:00-05:00")
+    mequon = town("mequon")
+    monkeypatch.setattr(common, "town", lambda: mequon)
+    asked = _ask_acquired(tracker_factory, dispatcher, dog_count=1.0, dogs_neutered="all", service_dog=False,
+                          purchase_day="2026-05-15")
+    assert asked.startswith("When did you get the dog") and "$" not in asked, asked
