@@ -194,16 +194,15 @@ def payload(answer: Answer) -> dict:
             "steps": [{"text": str(s), "cites": [c.label for c in getattr(s, "citations", ())]}
                       for s in answer.steps],
             "sources": sources(answer), "gaps": gap_lines(answer), "caveats": notes(answer),
-            "topic": answer.topic, "steps_first": bool(answer.data.get("steps_first"))}
+            "topic": answer.topic}
 
 
 def text(answer: Answer) -> str:
     """The whole answer as plain text: the lead, the rest of the result, then How / Source / Not in our copy /
-    Note paragraphs (How before the rest when a clause of the topic led: ``data["steps_first"]``)."""
+    Note paragraphs."""
     parts = [lead(answer), rest(answer)]
-    if answer.steps:  # a clause that led goes on in its own words before the topic's summary
-        parts.insert(2 if not answer.data.get("steps_first") else 1,
-                     "How: " + " ".join(str(s) if s.endswith((".", ":")) else f"{s}." for s in answer.steps))
+    if answer.steps:
+        parts.append("How: " + " ".join(str(s) if s.endswith((".", ":")) else f"{s}." for s in answer.steps))
     if answer.citations:
         parts.append("Source: " + "; ".join(dict.fromkeys(c.label for c in answer.citations)) + ".")
     if gap_lines(answer):

@@ -147,17 +147,16 @@ def clean_answer(value) -> dict | None:
         if isinstance(value.get("sources"), list) else []
     return {"lead": _str(value["lead"], 1000), "rest": _str(value.get("rest")), "steps": steps, "sources": sources,
             "gaps": _strs(value.get("gaps")), "caveats": _strs(value.get("caveats")),
-            "topic": _str(value.get("topic"), 80), "steps_first": value.get("steps_first") is True}
+            "topic": _str(value.get("topic"), 80)}
 
 
 def answer_details(answer: dict) -> str:
-    """The details of an answer as SMS text: the rest of the result, how it was worked out (first when a clause of
-    the topic led), the sections, what our copy does not say, and the notes."""
+    """The details of an answer as SMS text: the rest of the result, how it was worked out, the sections, what
+    our copy does not say, and the notes."""
     parts = [answer.get("rest") or ""]
     steps = [s["text"] for s in answer.get("steps") or []]
-    if steps:  # a clause that led goes on in its own words first (MORE after "how do i get my dog back?")
-        parts.insert(len(parts) if not answer.get("steps_first") else 0,
-                     "How: " + " ".join(s if s.endswith((".", ":")) else s + "." for s in steps))
+    if steps:
+        parts.append("How: " + " ".join(s if s.endswith((".", ":")) else s + "." for s in steps))
     labels = list(dict.fromkeys(s["label"] for s in answer.get("sources") or []))
     if labels:
         parts.append("Sources: " + "; ".join(labels) + ".")

@@ -62,8 +62,6 @@ def topic(town: Town, key: str, *, on: date, animal: str | None = None, question
     if chosen is not None:
         answer.lead = answer.lead or rules.lead_of(town, chosen.rule, on)
         answer.data["rule"] = f"{chosen.topic}.{chosen.name}"
-        if rule is None:  # a rule led: its words, then the other ranked rules', before the topic's summary
-            answer.data["steps_first"] = True
         for _, _, r in ((chosen.topic, chosen.name, chosen.rule), *chosen.others):
             answer.step(town.render(r.text, on), r.citation)
     for c in t.citations:

@@ -81,18 +81,3 @@ def test_segments_link_known_sections_only():
     parts = segments("See 7.02-6(a)(1), 7.10 and 17.10 or 7.105.", ("7.02-6", "7.10"), lambda n: "/code/" + n)
     assert [p for p in parts if "href" in p] == [{"text": "7.02-6(a)(1)", "href": "/code/7.02-6"},
                                                  {"text": "7.10", "href": "/code/7.10"}]
-
-
-def test_more_after_an_answer_a_clause_of_its_topic_led_goes_on_with_that_clause_before_the_summary():
-    from datetime import date
-
-    from knowledge import handlers, render, town
-    from web.text import answer_details, clean_answer
-    asked = handlers.topic(town("mequon"), "impoundment", on=date(2026, 10, 16),
-                           question="how do i get my dog back from the pound")
-    assert asked.data.get("steps_first") is True
-    details = answer_details(clean_answer(render.payload(asked)))
-    assert details.startswith("How: " + str(asked.steps[0])[:40]), details[:200]
-    cats = handlers.topic(town("dunkirk"), "license_required", on=date(2026, 10, 16), animal="cat")
-    assert cats.data.get("rule") is None and not cats.data.get("steps_first")
-    assert answer_details(clean_answer(render.payload(cats))).startswith(render.rest(cats)[:40])
