@@ -802,8 +802,18 @@ def rule_again(dispatcher, tracker: Tracker) -> bool:
     quoted = law_quoted(last, whole=common.channel(tracker) == "web")
     if not quoted:
         return False
-    common.send_text(dispatcher, tracker, "\n".join([last["lead"], quoted[0]] + quoted[1:2]))
+    common.send_text(dispatcher, tracker, "\n".join([verdict_turned(last, common.text_of(tracker)), quoted[0]]
+                                                    + quoted[1:2]))
     return True
+
+
+def verdict_turned(last: dict, text: str) -> str:
+    """The last answer's lead for "is that illegal?" asked of it: a verdict's "Yes: at 10:00 a.m. ..." leads "No, it
+    is allowed: ...", its "No: that is after sunset ..." "Yes: ..." (forbidden_asked); any other lead as it was."""
+    lead = str(last.get("lead") or "")
+    verdict = True if lead.startswith("Yes") else False if lead.startswith("No: ") else None
+    said = Answer(topic=str(last.get("topic") or ""), result=lead, lead=lead, value=verdict)
+    return forbidden_asked(said, text).lead
 
 
 def law_quoted(last: dict, whole: bool = False) -> list[str]:

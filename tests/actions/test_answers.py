@@ -1205,3 +1205,11 @@ def test_a_word_not_defined_that_the_last_answer_does_not_use_is_not_answered_wi
     asked = "does that count as leashed?"
     run(ActionAnswer(), dispatcher, make_tracker(asked, "ask_definitions", [ent(asked, "leashed", "term")], slots=slots))
     assert "does not define" in texts(dispatcher)[0] and "sunset" not in texts(dispatcher)[0], texts(dispatcher)
+
+
+def test_is_that_illegal_after_a_yes_to_burning_is_answered_no_it_is_allowed(dispatcher):
+    text = "can I burn brush at 10 tomorrow morning?"
+    slots = _answered("ask_can_burn", text, [ent(text, "brush", "material"), ent(text, "at 10 tomorrow morning", "when")])
+    assert slots["last_answer"]["lead"].startswith("Yes")
+    run(ActionAnswer(), dispatcher, make_tracker("is that illegal?", "followup", slots=slots))
+    assert texts(dispatcher)[0].startswith("No, it is allowed: "), texts(dispatcher)
