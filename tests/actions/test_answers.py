@@ -1213,3 +1213,9 @@ def test_is_that_illegal_after_a_yes_to_burning_is_answered_no_it_is_allowed(dis
     assert slots["last_answer"]["lead"].startswith("Yes")
     run(ActionAnswer(), dispatcher, make_tracker("is that illegal?", "followup", slots=slots))
     assert texts(dispatcher)[0].startswith("No, it is allowed: "), texts(dispatcher)
+
+
+def test_a_question_naming_a_topic_the_code_is_silent_on_gets_that_silence_not_another_topic_s_rule(by_meaning):
+    text = "do I need a permit for chickens?"
+    lead = lead_of(text, "ask_permits", [ent(text, "chickens", "animal")])
+    assert "does not cover" in lead and "7.02-6" not in lead, lead
