@@ -198,8 +198,10 @@ def answer_for(intent: str, tracker: Tracker, t, now) -> Answer:
 
 def silence_named(t, key: str, text: str) -> bool:
     """"do I need a permit for chickens?" where the code has no permit rules: the message names a topic the code is
-    silent on, and that silence answers it, never another topic's rule its other words rank ("domestic animal")."""
-    return key in t.topics and not t.topics[key].covered and f"ask_{key}" in conversation.topics_named(text)
+    silent on whose silence answers it (conversation.yml `silence_topics`), never another topic's rule its other
+    words rank ("domestic animal")."""
+    return key in conversation.config()["silence_topics"] and key in t.topics and not t.topics[key].covered and \
+        f"ask_{key}" in conversation.topics_named(text)
 
 
 def measured_instead(tracker: Tracker, t, answer: Answer, today) -> Answer | None:

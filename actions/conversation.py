@@ -54,6 +54,7 @@ def config() -> dict:
             "forbidden_other_conditions": re.compile(r"\b(?:%s)\b" % data["forbidden_other_conditions"], re.I),
             "verdict_topics": frozenset(data["verdict_topics"]),
             "permitting_leads": re.compile(data["permitting_leads"]),
+            "silence_topics": frozenset(data["silence_topics"]),
             "points_back": re.compile(data["points_back"], re.I),
             "shot_words": re.compile(r"\b(?:" + "|".join(data["shot_words"]) + r")\b", re.I),
             "others_animal": re.compile(r"\b(?:" + "|".join(data["others_animal"]) + r")\b", re.I)}
