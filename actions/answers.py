@@ -192,16 +192,16 @@ def answer_for(intent: str, tracker: Tracker, t, now) -> Answer:
     if key == "permits" and animal == "cat" and has_rule(t, "license_required", "for_cat"):
         key = "license_required"  # "do cats need a license/permit?": the license topic's answer for cats
     answer = handlers.topic(t, key, on=today, animal=animal, question=asked_words(tracker),
-                            aspect=kept_rule(tracker, t, key), cross=crosses(tracker) and not silence_named(t, key, text))
+                            aspect=kept_rule(tracker, t, key), cross=crosses(tracker) and not silence_named(t, key, tracker))
     return measured_instead(tracker, t, answer, today) or answer
 
 
-def silence_named(t, key: str, text: str) -> bool:
-    """"do I need a permit for chickens?" where the code has no permit rules: the message names a topic the code is
-    silent on whose silence answers it (conversation.yml `silence_topics`), never another topic's rule its other
-    words rank ("domestic animal")."""
+def silence_named(t, key: str, tracker: Tracker) -> bool:
+    """"do I need a permit for chickens?" where the code has no animal permits: the message names an animal and a
+    topic the code is silent on whose silence answers it (conversation.yml `silence_topics`), never another
+    topic's rule its other words rank ("domestic animal"). A "DNR permit" mid burn notice names no animal."""
     return key in conversation.config()["silence_topics"] and key in t.topics and not t.topics[key].covered and \
-        f"ask_{key}" in conversation.topics_named(text)
+        f"ask_{key}" in conversation.topics_named(common.text_of(tracker)) and bool(common.entities(tracker, "animal"))
 
 
 def measured_instead(tracker: Tracker, t, answer: Answer, today) -> Answer | None:
