@@ -306,7 +306,7 @@ def buys_later(text: str, start: int) -> bool:
     """Is the day of buying at ``start`` said as still to come? The buying verb nearest before it ("will license her
     July 10", "if I pay on July 20", "are licensing her on July 10", "would buy it July 30") has a future word right
     before it; read back otherwise."""
-    window = text[max(0, start - 40):start].replace("\u2019", "'")
+    window = cue_window(text, start).replace("\u2019", "'")
     verbs = list(BUY_CUE.finditer(window))
     if not verbs:
         return False

@@ -1219,3 +1219,11 @@ def test_a_question_naming_a_topic_the_code_is_silent_on_gets_that_silence_not_a
     text = "do I need a permit for chickens?"
     lead = lead_of(text, "ask_permits", [ent(text, "chickens", "animal")])
     assert "does not cover" in lead and "7.02-6" not in lead, lead
+
+
+def test_is_it_illegal_if_i_don_t_call_first_is_never_answered_no_it_is_allowed():
+    for text in ("is it illegal to burn brush at 10 tomorrow morning if I don't call first?",
+                 "is it illegal to burn brush at 10 tomorrow morning if I don\u2019t call first?"):
+        lead = lead_of(text, "ask_can_burn", [ent(text, "brush", "material"),
+                                              ent(text, "at 10 tomorrow morning", "when")])
+        assert not lead.startswith("No, it is allowed"), lead
