@@ -637,10 +637,11 @@ def forbidden_asked(answer: Answer, text: str) -> Answer:
         return answer
     value = answer.value
     allowed = value if isinstance(value, bool) else value.get("allowed") if isinstance(value, dict) else None
+    permits = c["permitting_leads"].match(lead)
     if allowed is False and lead.startswith("No: "):
         answer.lead = f"Yes: {lead[4:5].lower()}{lead[5:]}"
-    elif allowed is True and c["permitting_leads"].match(lead):
-        answer.lead = f"No, it is allowed: {lead[c['permitting_leads'].match(lead).end():]}"
+    elif allowed is True and permits:
+        answer.lead = f"No, it is allowed: {lead[permits.end():]}"
     return answer
 
 

@@ -140,7 +140,16 @@ def _normalise(text: str) -> str:
 
 
 def _cut(text: str, m: re.Match) -> str:
-    return re.sub(r"\s+", " ", text[:m.start()] + " " + text[m.end():]).strip()
+    return _cut_span(text, m.start(), m.end())
+
+
+def _cut_span(text: str, start: int, end: int) -> str:
+    """``text`` without ``text[start:end]``, its spaces closed up."""
+    return re.sub(r"\s+", " ", text[:start] + " " + text[end:]).strip()
+
+
+#: words before a clock time that bound the burn rather than state it ("after 5", "until 2030")
+_BOUND_WORDS = ("after", "before", "by", "til", "till", "until")
 
 
 def _weekday(word: str) -> int | None:
@@ -196,7 +205,7 @@ def _month_day(text: str, today: date, prefer: str) -> tuple[date | None, str]:
         before = _YEAR_BEFORE.search(text[:m.start()])
         if before:  # "2023 feb 20"
             year = int(before.group(0).strip(", "))
-            return _checked_date(year, month, day, f"{said} {year}"), re.sub(r"\s+", " ", text[:before.start()] + " " + text[m.end():]).strip()
+            return _checked_date(year, month, day, f"{said} {year}"), _cut_span(text, before.start(), m.end())
         if not 1 <= month <= 12 or not 1 <= day <= 31:
             raise NeedsClarification(f"I couldn't tell which date you mean by \"{said}\". Could you give it "
                                      "like \"June 6\"?", field="when")
@@ -265,7 +274,7 @@ def _take_clock(text: str, p: _Parsed) -> str:
             raise NeedsClarification("I see two times there. Which time do you mean?", field="time")
         hour, minute = int(hhmm.group("h") or hhmm.group("h2")), int(hhmm.group("m") or hhmm.group("m2"))
         p.clock, p.clock_text = (hour, minute, "24"), hhmm.group(0).strip()
-        if hhmm.group("pre") in ("after", "before", "by", "til", "till", "until"):
+        if hhmm.group("pre") in _BOUND_WORDS:
             p.notes.append(f"{hhmm.group('pre')} that time")
         return _cut(text, hhmm)
     strong, weak = [], []
@@ -288,7 +297,7 @@ def _take_clock(text: str, p: _Parsed) -> str:
     if not ap and (hour == 0 or hour >= 13 or m.group("h").startswith("0")):
         ap = "24"
     p.clock, p.clock_text = (hour, minute, ap), m.group(0).strip()
-    if m.group("pre") in ("after", "before", "by", "til", "till", "until"):
+    if m.group("pre") in _BOUND_WORDS:
         p.notes.append(f"{m.group('pre')} that time")
     return _cut(text, m)
 
