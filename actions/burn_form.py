@@ -1,25 +1,22 @@
 """The burn notification form (Dunkirk 7.12(1)): six facts, checked against the town's burning hours (Dunkirk
 7.11; knowledge/burn_hours.py reads each town's scheme) and any no-burning order (7.10(4)), read back, then
-stored with a reference. Only a town whose scheme notifies first (town.yml `burning.before: notify`) runs it; the
-words of the law (the hours, the rules cited) come from the town's data."""
+stored with a reference (burn_notice.py). Only a town whose scheme notifies first (town.yml `burning.before:
+notify`) runs it; the words of the law (the hours, the rules cited) come from the town's data."""
 from __future__ import annotations
 
-import logging
 from datetime import date, datetime, time
 from typing import List, Text
 from zoneinfo import ZoneInfo
 
-from rasa_sdk import Action, Tracker
-from rasa_sdk.events import SlotSet
+from rasa_sdk import Tracker
 
-from knowledge import NeedsClarification, burn_hours, handlers, when
-from records import burn_idempotency_key
+from knowledge import NeedsClarification, burn_hours, when
 from records.phones import burn_notice_phone, refused_message
 
-from . import common, dialogue, parsing
+from . import common, parsing
+from .burn_times import burn_window, closed_at, daylight_reading, resolve_with_pending
 from .form_base import FormValidator, free_text, given, takes_values
 
-log = logging.getLogger(__name__)
 
 BURN_SLOTS = ["burner_name", "burn_address", "burn_phone", "burn_date", "burn_time", "burn_location",
               "burn_confirmed"]
@@ -45,14 +42,6 @@ def asked_how_to_notify(tracker: Tracker) -> bool:
     return (common.intent_of(tracker) == "notify_burn" and not tracker.get_slot("requested_slot")
             and not any(tracker.get_slot(s) for s in BURN_SLOTS) and not common.entities(tracker, "when")
             and parsing.asks_how_to_notify(common.text_of(tracker) or ""))
-
-
-def burn_window(t, day: date, at: datetime | None = None):
-    """(sunrise, sunset, closed all day, answer) for ``day`` from knowledge's burn_window: the daylight less the
-    orders in force; with ``at``, answer.value["open_at"] says whether that time is open."""
-    answer = handlers.burn_window(t, day=day, orders=common.burning_orders(t), at=at)
-    v = answer.value or {}
-    return v.get("sunrise"), v.get("sunset"), not v.get("allowed", True), answer
 
 
 class ValidateBurnForm(FormValidator):
@@ -319,152 +308,3 @@ def _changed(tracker: Tracker, slot: str) -> str | None:
     if not asked or asked in (slot, "burn_confirmed") or tracker.get_slot(slot) is None:
         return None
     return parsing.new_value(slot, common.text_of(tracker))
-
-
-def daylight_reading(t, day: date, hour: int, minute: int) -> time | None:
-    """A bare hour ("1", "at 7") on ``day``: its one reading that lies within the burning hours (1 a.m. is before
-    sunrise, so "1" is 1 p.m.; the read-back shows it before anything is saved), or None when both or neither
-    do (then the form asks which is meant)."""
-    if not 1 <= hour <= 12 or not 0 <= minute <= 59:
-        return None
-    tz = ZoneInfo(t.timezone)
-    readings = [time(hour % 12 + half, minute) for half in (0, 12)]
-    open_ = [r for r in readings if burn_window(t, day, at=datetime.combine(day, r, tz))[3].value.get("open_at")]
-    return open_[0] if len(open_) == 1 else None
-
-
-def closed_at(start: datetime, window, t=None) -> str:
-    """"No: 7:00 p.m is after sunset (6:12 p.m. CDT)." (a clock town: "... is after 7:00 p.m. CDT.") for a time
-    outside the burning hours, "No: ... is on a Sunday." on a day the town closes, "No: burning is not allowed at
-    ..." for one an order covers (the hours sentence that follows says which). The ends' words are the town's
-    burning window's (knowledge/burn_hours.py)."""
-    rise, set_ = window.value["sunrise"], window.value["sunset"]
-    clock = when.words_for_time(start).rsplit(" ", 1)[0].rstrip(".")
-    w = burn_hours.window(t or common.town(), start.date())
-    if not w.open:
-        return f"No: {clock} is on {w.closed_reason}."
-    if start < rise:
-        return f"No: {clock} is {burn_hours.side_words(w, True)}."
-    if start > set_:
-        return f"No: {clock} is {burn_hours.side_words(w, False)}."
-    return f"No: burning is not allowed at {clock}."
-
-
-def _until(t, day: date) -> str:
-    """Where the day's burning window closes, in words: "sunset" or, for a clock window, "7:00 p.m. CDT"."""
-    w = burn_hours.window(t, day)
-    return w.end_word or when.words_for_time(w.end)
-
-
-def resolve_with_pending(value: str, tracker: Tracker, t):
-    """when.resolve of a reply to "About what time?"; after "Do you mean 9 in the morning or 9 at night?" the
-    reply ("pm", "at night", "9pm") is read against the phrase asked about."""
-    pending = tracker.get_slot("pending_when")
-    now = common.now(t)
-    if isinstance(pending, dict) and pending.get("phrase"):
-        from .answers import pick_for
-        phrase = pick_for(pending, value)
-        if phrase:
-            try:
-                return when.resolve(phrase, t, now=now, prefer="future")
-            except when.AmbiguousTime:
-                raise
-            except NeedsClarification:
-                pass
-    return when.resolve(value, t, now=now, prefer="future")
-
-
-def readback(tracker: Tracker) -> str:
-    """The six facts in words, ending "Is that all correct?"."""
-    t = common.town()
-    day = date.fromisoformat(tracker.get_slot("burn_date"))
-    at = datetime.combine(day, time.fromisoformat(tracker.get_slot("burn_time")), ZoneInfo(t.timezone))
-    return (f"Please check: name {tracker.get_slot('burner_name')}; address {tracker.get_slot('burn_address')}; "
-            f"phone {tracker.get_slot('burn_phone')}; burning on {when.words_for_day(day)} at about "
-            f"{when.words_for_time(at)}; location: {tracker.get_slot('burn_location')}. Is that all correct?")
-
-
-class ActionAskBurnConfirmed(Action):
-    """The read-back before saving."""
-
-    def name(self) -> Text:
-        return "action_ask_burn_form_burn_confirmed"
-
-    async def run(self, dispatcher, tracker, domain):
-        try:
-            text = readback(tracker)
-        except (TypeError, ValueError):
-            text = "Is everything correct?"
-        common.send_text(dispatcher, tracker, text, buttons=[{"title": "Yes, send it", "payload": "yes"},
-                                                             {"title": "Change something", "payload": "no"}])
-        return []
-
-
-class ActionStartBurn(Action):
-    """Says what the form will ask (citing the town's notify-first rule, Dunkirk 7.12(1)), or, where the code has
-    no notification (Mequon) or a permit comes first (town.yml `burning.before: permit`), the topic's answer."""
-
-    def name(self) -> Text:
-        return "action_start_burn"
-
-    async def run(self, dispatcher, tracker, domain):
-        t = common.town()
-        reset = [SlotSet(s, None) for s in BURN_SLOTS]
-        if not burning_covered(t) or asked_how_to_notify(tracker):
-            answer = handlers.topic(t, "burn_notification", on=common.now(t).date(),
-                                    question=common.text_of(tracker))
-            sent = common.send(dispatcher, tracker, answer)
-            if burning_covered(t):
-                common.send_text(dispatcher, tracker, "I can record your notification for the Fire Department here: "
-                                                      "say 'I want to notify a burn'.")
-            # what follows ("it's for Saturday morning", "can you pass it on?") goes on from this answer
-            return sent + reset + dialogue.asked(dialogue.Turn("notify_burn", tracker))
-        rule = t.topics["burn_notification"].rules.get(burn_hours.scheme(t).before_rule)
-        labels = [c.label for c in t.topics["burn_notification"].citations]
-        cites = rule.citation.label if rule and rule.citation else (labels[0] if labels else t.code_name)
-        common.send_text(dispatcher, tracker,
-                         f"I'll record your burn notification for the Fire Department ({cites}). I need six "
-                         "facts: name, address, phone, date, approximate time and location. "
-                         f"Say '{common.leave_word(tracker)}' any time.")
-        return []
-
-
-class ActionSubmitBurn(Action):
-    """Stores the confirmed notification (once, however often it runs) and gives its reference."""
-
-    def name(self) -> Text:
-        return "action_submit_burn"
-
-    async def run(self, dispatcher, tracker, domain):
-        t = common.town()
-        reset = [SlotSet(s, None) for s in BURN_SLOTS]
-        if not burning_covered(t) or asked_how_to_notify(tracker):
-            return reset  # action_start_burn answered: no notification (none in the code, or a permit), or how
-        if tracker.get_slot("burn_confirmed") is not True:
-            common.send_text(dispatcher, tracker, "Nothing was saved.")
-            return reset
-        day = date.fromisoformat(tracker.get_slot("burn_date"))
-        at = time.fromisoformat(tracker.get_slot("burn_time"))
-        start = datetime.combine(day, at, ZoneInfo(t.timezone))
-        facts = dict(town=t.key, name=tracker.get_slot("burner_name"), address=tracker.get_slot("burn_address"),
-                     phone=tracker.get_slot("burn_phone"), burn_date=day, location=tracker.get_slot("burn_location"),
-                     approx_time=when.words_for_time(start))
-        try:
-            # Idempotent: if this action runs again for the same conversation and facts (the action server was
-            # killed after storing but before answering, and the resident sent "yes" again), the stored
-            # notification and its reference come back instead of a second record.
-            record = common.store().add_burn_notification(
-                **facts, channel=common.channel(tracker), conversation_id=tracker.sender_id,
-                idempotency_key=burn_idempotency_key(tracker.sender_id, **facts))
-        except Exception:
-            log.exception("could not store a burn notification")
-            common.send_text(dispatcher, tracker, "Sorry, I could not save your notification just now, so the Fire "
-                             f"Department has NOT been notified. Please call: {t.fire_department or t.clerk}.")
-            return reset
-        window = burn_window(t, day, at=start)[3]
-        common.send_text(dispatcher, tracker,
-                         f"Saved. Your burn notification reference is {record.reference}: burning on "
-                         f"{when.words_for_day(day)} at about {when.words_for_time(start)}. Quote it if the Fire "
-                         f"Department asks. Burn only until {window.data.get('until') or _until(t, day)}, attend the fire, "
-                         "and check for a no-burning order before you light it.")
-        return reset

@@ -1,6 +1,6 @@
 """The conversation's memory in Rasa's slots, and the question a message asks given what came before.
 
-Slots (bot/domain/conversation.yml): ``facts`` (the facts said this session, actions/conversation.py), and
+Slots (bot/domain/conversation.yml): ``facts`` (the facts said this session, actions/conversation/), and
 ``last_question`` ({"intent", "text", "entities"} of the question last answered, or {"intent", "inputs"} for a
 license computed from the form's answers) and ``last_answer`` ({"topic", "lead", "sources", "details"}, set by
 common.send). Rasa's session expiry ends them (bot/domain/intents.yml session_config).
@@ -40,7 +40,7 @@ def said_of(tracker: Tracker) -> Said:
 
 def with_message(tracker: Tracker, said: Said, intent: str | None = None, aspect: str | None = None) -> Tracker:
     """A copy of ``tracker`` whose latest message is ``said`` (its intent ``intent``): what every reader of the
-    message (answers.answer_for, the forms' extractors) then reads. ``aspect``: the words a follow-up asks with,
+    message (readers.answer_for, the forms' extractors) then reads. ``aspect``: the words a follow-up asks with,
     which choose the rule of the topic that leads."""
     latest = copy.deepcopy(tracker.latest_message)
     latest["text"] = said.text

@@ -11,8 +11,9 @@ from rasa_sdk import FormValidationAction, Tracker
 from rasa_sdk.events import EventType, SlotSet
 
 from . import common
-from .answers import (ActionAnswer, ActionClarify, ActionGreet, ActionHandoff, ActionHelp, ActionMore,
-                      ActionOutOfScope, ActionWhy)
+from .answers import ActionAnswer
+from .last_answer import ActionMore, ActionWhy
+from .replies import ActionClarify, ActionGreet, ActionHandoff, ActionHelp, ActionOutOfScope
 from .parsing import asks_a_change, asks_to_notify, fields_named, new_value
 
 
@@ -91,7 +92,7 @@ DIGRESSION_INTENTS = {"help", "human_handoff", "out_of_scope", "greet", "more", 
 async def answer_digression(dispatcher, tracker, domain, subject: frozenset = frozenset()) -> List[EventType]:
     """Answer the message as if no form were open, except that a question naming no topic of its own is taken to
     be on the form's ``subject`` (its family of intents): mid burn notice, "how far from the house does it have to
-    be?" asks the burning setbacks (answers.supported_intent)."""
+    be?" asks the burning setbacks (support.supported_intent)."""
     intent = common.intent_of(tracker)
     tracker.latest_message["form_subject"] = sorted(subject)
     if intent in _UTTER:

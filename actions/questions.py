@@ -8,9 +8,10 @@ from datetime import date
 from rasa_sdk import Action
 
 from knowledge import burn_hours, when
+from knowledge.model import PLACEHOLDER
 
 from . import common
-from .license_form import price_before_acquired
+from .license_answer import price_before_acquired
 
 YES_NO = [{"title": "Yes", "payload": "yes"}, {"title": "No", "payload": "no"}]
 QUESTIONS: dict[str, tuple[str, list]] = {
@@ -22,6 +23,8 @@ QUESTIONS: dict[str, tuple[str, list]] = {
     "license_form_acquired": ("When did you get the dog, or move to town with it? (a date, or 'over a year ago')",
                               []),
     "license_form_purchase_day": ("When will you buy the license? (for example 'today' or 'March 3')", []),
+    "license_form_licensable_age_on": ("On what day did (or will) your dog turn {dog_license.licensable_age_months} "
+                                       "old? (the late fee and a half-price license depend on it)", []),
     "burn_form_burner_name": ("First, your full name?", []),
     "burn_form_burn_address": ("Your address? (for example N1234 County Road K)", []),
     "burn_form_burn_phone": ("A phone number where the fire department can reach you?", []),
@@ -41,7 +44,8 @@ ONE_DOG: dict[str, tuple[str, list]] = {
 
 def question_for(key: str, tracker) -> tuple[str, list]:
     """The question for ``key``, in the singular when the license form counts one dog; the burning window's ends
-    as the town's scheme names them ("sunrise and sunset", "12:00 p.m. and 7:00 p.m.")."""
+    as the town's scheme names them ("sunrise and sunset", "12:00 p.m. and 7:00 p.m."); the town's parameters
+    (the licensable age) as in force today."""
     if key in ONE_DOG and tracker.get_slot("dog_count") == 1:
         return ONE_DOG[key]
     text, buttons = QUESTIONS[key]
@@ -50,6 +54,9 @@ def question_for(key: str, tracker) -> tuple[str, list]:
         text = f"{price} {text}" if price else text
     if "{opens}" in text:
         text = text.format(**window_ends(tracker))
+    elif PLACEHOLDER.search(text):  # the town's parameters in force today: "turn 5 months old"
+        t = common.town()
+        text = t.render(text, common.now(t).date())
     return text, buttons
 
 

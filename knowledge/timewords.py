@@ -1,7 +1,7 @@
 """The time vocabulary of knowledge/vocabulary/time.yml, loaded and checked once at import.
 
 Weekdays, months, parts of the day, sun words and SMS shorthand: knowledge/when.py, knowledge/daypart.py and
-actions/parsing.py build their patterns from these. A malformed file fails with a ``KnowledgeError`` naming
+actions/parsing/ build their patterns from these. A malformed file fails with a ``KnowledgeError`` naming
 the file and the key.
 """
 

@@ -1,6 +1,6 @@
 """The answer engine: each handler is a pure function of (town, inputs, date/time) returning an Answer."""
 
-from .age import licensable_on
+from .age import licensable_age_months, licensable_on
 from .burning import burn_window, burning, burning_order_status, material_rule
 from .license import late_fee_due, license_cost, license_deadline
 from .limits import animal_limits
@@ -10,5 +10,5 @@ from .quarantine import quarantine
 from .setback import burn_setback
 from .vaccination import vaccination_due
 
-__all__ = ["animal_limits", "definition", "burn_setback", "burn_window", "burning", "burning_order_status", "late_fee_due", "licensable_on", "license_cost", "license_deadline", "material_rule", "measured", "quarantine", "search",
+__all__ = ["animal_limits", "definition", "burn_setback", "burn_window", "burning", "burning_order_status", "late_fee_due", "licensable_age_months", "licensable_on", "license_cost", "license_deadline", "material_rule", "measured", "quarantine", "search",
            "section", "topic", "vaccination_due"]

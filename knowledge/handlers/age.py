@@ -22,3 +22,12 @@ def licensable_on(town: Town, born: date) -> date:
     force on its birth day)."""
     born = a_day(born, "born")
     return months_after(born, int(town.value("dog_license.licensable_age_months", born)))
+
+
+def licensable_age_months(town: Town, on: date) -> int | None:
+    """The town's licensable age in months in force on ``on`` (dog_license.licensable_age_months); None when its
+    code sets none or our copy lacks the number."""
+    if not town.has_param("dog_license.licensable_age_months"):
+        return None
+    value = town.value("dog_license.licensable_age_months", on)
+    return None if value is None else int(value)

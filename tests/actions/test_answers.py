@@ -7,7 +7,10 @@ from datetime import datetime, timedelta, timezone
 import pytest
 from rasa_sdk.executor import CollectingDispatcher
 
-from actions.answers import ActionAnswer, ActionClarify, ActionMore, ActionOutOfScope, animals_counted
+from actions.answers import ActionAnswer
+from actions.last_answer import ActionMore
+from actions.parsing import animals_counted
+from actions.replies import ActionClarify, ActionOutOfScope
 from actions import common
 from knowledge import render
 
@@ -75,7 +78,7 @@ def test_counts_pair_with_their_animals():
     tr = make_tracker(text, "ask_animal_limits", [ent(text, "2", "count"), ent(text, "dogs", "animal", "dog"),
                                                   ent(text, " a ", "count", "a"), ent(text, "cat", "animal")])
     tr.latest_message["entities"][2]["start"] += 1
-    assert animals_counted(tr) == {"dog": 2, "cat": 1}
+    assert animals_counted(tr.latest_message["entities"]) == {"dog": 2, "cat": 1}
 
 
 def test_animal_limits_with_counts(dispatcher):
@@ -761,7 +764,7 @@ def test_is_that_against_the_rules_after_an_answer_gets_its_rule_and_the_law_s_w
 
 
 def test_why_quotes_first_the_section_the_answer_s_lead_cites(dispatcher):
-    from actions.answers import ActionWhy
+    from actions.last_answer import ActionWhy
     text = "can i burn wet leaves"
     slots = _answered("ask_can_burn", text, [ent(text, "wet leaves", "material")])
     assert "(7.10(1))" in slots["last_answer"]["lead"]
@@ -797,7 +800,7 @@ def test_a_grown_dog_s_age_picks_the_license_rule_and_a_puppy_s_the_puppy_rule(d
 
 
 def test_a_bare_hour_said_after_a_planned_burn_is_asked_back_and_the_pick_answered(dispatcher):
-    from actions.answers import ActionNote
+    from actions.note import ActionNote
     fact = {"kinds": ["day", "material"], "text": "we're gonna burn the old brush tomorrow",
             "entities": [{"entity": "material", "value": "brush", "start": 27, "end": 32},
                          {"entity": "when", "value": "tomorrow", "start": 33, "end": 41}]}
@@ -901,7 +904,7 @@ def test_hes_fine_what_do_we_have_to_do_now_after_a_bite_gets_the_owners_duties_
 
 
 def test_a_claim_someone_else_made_is_checked_against_the_law_not_only_noted():
-    from actions.answers import ActionNote
+    from actions.note import ActionNote
     claim = "my neighbor says you can have 6 dogs if youre on a farm"
     said = [ent(claim, "6", "count"), ent(claim, "dogs", "animal", "dog")]
     ranking = [{"name": "inform", "confidence": 0.5}, {"name": "ask_livestock", "confidence": 0.2},
@@ -927,7 +930,7 @@ def test_a_follow_up_stating_a_fact_only_the_last_topic_uses_stays_on_that_topic
 
 
 def test_a_claim_about_burning_is_never_answered_with_whether_one_may_burn_now():
-    from actions.answers import ActionNote
+    from actions.note import ActionNote
     claim = "my neighbor says you can burn brush during a burn ban"
     ranking = [{"name": "inform", "confidence": 0.5}, {"name": "ask_can_burn", "confidence": 0.3},
                {"name": "ask_no_burning_order", "confidence": 0.25}]
@@ -946,7 +949,7 @@ def test_a_follow_up_naming_another_topics_words_leaves_the_last_topic():
 
 
 def test_a_question_read_as_a_statement_of_facts_is_answered_not_only_noted():
-    from actions.answers import ActionNote
+    from actions.note import ActionNote
     question = "how long do i have to get my new dog vaccinated? got her yesterday, shes 1"
     said = [ent(question, "dog", "animal", "dog"), ent(question, "yesterday", "when")]
     ranking = [{"name": "inform", "confidence": 0.94}, {"name": "ask_impoundment", "confidence": 0.01},
@@ -981,7 +984,7 @@ def test_a_limit_question_naming_dogs_and_chickens_keeps_the_household_limit(dis
 
 
 def test_a_question_read_as_a_statement_is_never_answered_whether_one_may_burn_by_words_of_other_senses():
-    from actions.answers import ActionNote
+    from actions.note import ActionNote
     for question, right in (("we put the dog poop in the trash, is that ok?", "ask_animal_waste"),
                             ("my dog leaves hair all over the house, do i need to get her groomed?", "ask_kennels"),
                             ("my neighbor's dog was barking at the fire trucks all night, what can i do", "ask_barking")):
@@ -1027,7 +1030,7 @@ def test_the_day_a_puppy_turned_five_months_said_after_gives_the_licensing_deadl
 
 
 def test_show_me_the_law_quotes_the_words_in_full_on_the_web_and_one_page_by_sms(by_meaning):
-    from actions.answers import ActionWhy
+    from actions.last_answer import ActionWhy
     text = "does my dog have to wear his tag in the house"
     slots = _answered("ask_license_tags", text, [ent(text, "dog", "animal", "dog")])
     out = {}
@@ -1056,7 +1059,7 @@ def test_a_distance_said_in_a_message_asked_back_is_kept_and_the_next_burn_quest
 
 
 def test_a_correction_that_gives_a_day_computes_even_after_a_rule_led_the_last_answer(mequon, monkeypatch):
-    from actions.answers import ActionNote
+    from actions.note import ActionNote
     monkeypatch.setenv("ASSISTANT_NOW", "2026-05-15T10:00:00-05:00")
     first = "do i need a license for my 4 month old puppy"
     d = CollectingDispatcher()
@@ -1073,7 +1076,7 @@ def test_a_correction_that_gives_a_day_computes_even_after_a_rule_led_the_last_a
 
 
 def test_a_question_when_to_vaccinate_a_dog_got_yesterday_gives_the_day(monkeypatch):
-    from actions.answers import ActionNote
+    from actions.note import ActionNote
     monkeypatch.setenv("ASSISTANT_NOW", "2026-05-15T10:00:00-05:00")
     question = "how long do i have to get my new dog vaccinated? got her yesterday, shes 1"
     said = [ent(question, "dog", "animal", "dog"), ent(question, "yesterday", "when")]
@@ -1155,7 +1158,7 @@ def test_is_it_illegal_after_sunset_is_a_yes_and_may_i_after_sunset_stays_a_no()
 
 
 def test_a_rule_s_own_words_are_never_turned_only_a_verdict_is():
-    from actions.answers import forbidden_asked
+    from actions.last_answer import forbidden_asked
     from knowledge.model import Answer
     cat = Answer(topic="license_required", result="", lead="No: nothing in our copy requires a license for a cat.")
     assert forbidden_asked(cat, "is it illegal to have an unlicensed cat?").lead.startswith("No: nothing")
@@ -1227,3 +1230,18 @@ def test_is_it_illegal_if_i_don_t_call_first_is_never_answered_no_it_is_allowed(
         lead = lead_of(text, "ask_can_burn", [ent(text, "brush", "material"),
                                               ent(text, "at 10 tomorrow morning", "when")])
         assert not lead.startswith("No, it is allowed"), lead
+
+
+@pytest.mark.parametrize("question", ["do i need a permit to burn brush?", "where do i get a burn permit"])
+def test_a_burning_permit_asked_as_a_permits_question_gets_what_the_town_requires_before_a_burn(question):
+    d = CollectingDispatcher()
+    run(ActionAnswer(), d, make_tracker(question, "ask_permits"))
+    lead = texts(d)[0].split("\n")[0]
+    assert "Notify" in lead and "7.12(1)" in lead, lead  # Dunkirk has no burning permit: it is told of a burn
+    assert "animal permits" not in lead
+
+
+def test_a_burning_permit_in_a_town_without_burning_rules_gets_that_silence(mequon):
+    d = CollectingDispatcher()
+    run(ActionAnswer(), d, make_tracker("do i need a permit to burn brush?", "ask_permits"))
+    assert "does not cover open burning" in texts(d)[0].split("\n")[0]

@@ -1,4 +1,4 @@
-"""A follow-up read against the last question (actions/conversation.py): what it replaces, what it keeps."""
+"""A follow-up read against the last question (actions/conversation/): what it replaces, what it keeps."""
 from __future__ import annotations
 
 from actions import parsing

@@ -7,8 +7,10 @@ from datetime import date, datetime, timedelta, timezone
 from rasa_sdk.executor import CollectingDispatcher
 
 from actions import common
-from actions.burn_form import ActionAskBurnConfirmed, ActionStartBurn, ActionSubmitBurn, ValidateBurnForm
-from actions.license_form import ActionLicenseAnswer, ValidateLicenseForm, license_inputs
+from actions.burn_form import ValidateBurnForm
+from actions.burn_notice import ActionAskBurnConfirmed, ActionStartBurn, ActionSubmitBurn
+from actions.license_answer import ActionLicenseAnswer
+from actions.license_form import ValidateLicenseForm, license_inputs
 from tests.actions.action_helpers import ent, make_tracker, texts
 
 LICENSE_DOMAIN = {"forms": {"license_form": {"required_slots": ["dog_count", "dogs_neutered", "service_dog",
@@ -520,7 +522,7 @@ def test_my_puppys_license_is_one_dog():
 def test_a_birth_day_said_after_the_cost_moves_the_licensable_age_day():
     from datetime import datetime
     from actions.conversation import Said
-    from actions.license_form import changed_inputs
+    from actions.license_answer import changed_inputs
     from knowledge import load_town
     t = load_town("dunkirk")
     text = "oops he was born jan 10"

@@ -1,4 +1,4 @@
-"""Reading residents' replies (actions/parsing.py): plain functions over text, no Tracker needed."""
+"""Reading residents' replies (actions/parsing/): plain functions over text, no Tracker needed."""
 from __future__ import annotations
 
 import pytest
@@ -251,7 +251,7 @@ def test_a_spay_word_said_only_in_the_negative_means_none_are():
 
 def test_a_quoted_term_is_never_the_s_of_what_s():
     from actions import parsing
-    assert parsing._QUOTED.search("what's 'the Department' the dog ordinance keeps mentioning?").group(1) == \
+    assert parsing.terms._QUOTED.search("what's 'the Department' the dog ordinance keeps mentioning?").group(1) == \
         "the Department"
 
 
@@ -260,3 +260,27 @@ def test_json_typed_as_words_lists_no_details():
     assert parsing.details_in('notify_burn{"burn_phone":"608-555-0100","burner_name":"Eve","burn_address":"1 Main St"}') == {}
     assert parsing.details_in("burn notice: tom berg, N1234 Hwy 51, 608 555 0199") == {"name": "tom berg",
                                                                                         "address": "N1234 Hwy 51"}
+
+
+def test_the_licensable_age_said_as_reached_is_read_only_at_the_towns_age():
+    from actions.parsing import licensable_age_past, licensable_age_when
+    assert licensable_age_past("he turned 5 months on may 1", 5) and not licensable_age_past("he turns 5 months", 5)
+    said = "he turned five months on may 1"
+    whens = [{"entity": "when", "value": "may 1", "start": said.index("may 1"), "end": len(said)}]
+    assert licensable_age_when(whens, said, 5) is whens[0]
+    assert licensable_age_when(whens, said, 6) is None and licensable_age_when(whens, said, None) is None
+    assert not licensable_age_past("turns 3 months on may 1", 5)
+
+
+def test_of_two_defined_terms_as_long_the_one_said_first_is_asked_whatever_the_hash_seed():
+    import os
+    import subprocess
+    import sys
+    code = ("from actions.parsing import defined_term; "
+            "print(defined_term('can i keep 4 dogs and 2 cats', ['cats', 'dogs', 'owner']), "
+            "defined_term('what about cats or dogs', ['dogs', 'cats']))")
+    from pathlib import Path
+    root = Path(__file__).resolve().parents[2]
+    seen = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=root,
+                           env={**os.environ, "PYTHONHASHSEED": str(seed)}).stdout.strip() for seed in range(6)}
+    assert seen == {"dogs cats"}

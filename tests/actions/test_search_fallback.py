@@ -6,7 +6,7 @@ import asyncio
 import pytest
 
 from actions import common
-from actions.answers import ActionClarify
+from actions.replies import ActionClarify
 from actions.search_fallback import index_for, label, suggest
 from knowledge import town as shared_town
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 import asyncio
 
 from actions import parsing
-from actions.answers import ActionAnswer, ActionHelp
+from actions.answers import ActionAnswer
+from actions.replies import ActionHelp
 from knowledge import town as shared_town
 
 from tests.actions.action_helpers import ent, make_tracker, texts
