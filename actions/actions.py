@@ -4,8 +4,8 @@ rasa_sdk registers it.
 - answers.py: single questions (one intent -> its reader in readers/ -> one handler -> one message)
 - last_answer.py: "why?", "more", "is that illegal?" asked of the answer just given
 - note.py: facts stated without a question; replies.py: greeting, help, handoff, out of scope, unsure
-- license_form.py, burn_form.py: the two forms (form_base.py: what they share; license_answer.py: the cost
-  computed from the form; burn_times.py, burn_notice.py: the notice's times, its read-back and storing; parsing/:
+- license_form.py, burn_form.py: the two forms' validation (license_reading.py, burn_reading.py: reading the
+  residents' answers; form_base.py: what they share; license_answer.py: the cost computed from the form; burn_times.py, burn_notice.py: the notice's times, its read-back and storing; parsing/:
   reading residents' words)
 - form_control.py: cancelling or leaving a form
 - questions.py: the forms' questions
