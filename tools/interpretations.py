@@ -38,6 +38,11 @@ changes, edit its note, run `{COMMAND}` and add a line to CHANGELOG.md. Citation
 """
 
 
+def _ref(ref: str) -> str:
+    """A section reference as Markdown shows it: "58-516[Wild animal](e)" would render as a link."""
+    return ref.replace("[", "\\[")
+
+
 def _item(head: str, text: str) -> list[str]:
     return textwrap.wrap(f"- {head}: {text}", width=WIDTH, subsequent_indent="  ",
                          break_long_words=False, break_on_hyphens=False)
@@ -46,7 +51,7 @@ def _item(head: str, text: str) -> list[str]:
 def _general(notes: tuple[Note, ...]) -> list[str]:
     lines: list[str] = []
     for n in notes:
-        where = f" ({', '.join(n.sections)})" if n.sections else ""
+        where = f" ({', '.join(map(_ref, n.sections))})" if n.sections else ""
         lines += _item(f"**{n.subject}**{where}", n.note)
     return lines
 
@@ -76,7 +81,7 @@ def _parameters(params: list[Parameter]) -> list[tuple[str, list[str]]]:
     for subject, by_note in groups.items():
         lines: list[str] = []
         for note, ps in by_note.items():
-            lines += _item(", ".join(f"`{p.name}` ({p.reference.ref})" for p in ps), note)
+            lines += _item(", ".join(f"`{p.name}` ({_ref(p.reference.ref)})" for p in ps), note)
         out.append((subject, lines))
     return out
 
@@ -102,12 +107,12 @@ def render() -> str:
             lines = []
             for name, rule in topic.rules.items():
                 if rule.note:
-                    lines += _item(f"rule `{topic.key}.{name}` ({rule.citation.ref})", rule.note)
+                    lines += _item(f"rule `{topic.key}.{name}` ({_ref(rule.citation.ref)})", rule.note)
             out += _section(topic.title, lines)
         lines = []
         for d in {id(d): d for d in town.definitions.values()}.values():
             if d.note:
-                lines += _item(f'"{d.term}" ({d.citation.ref})', d.note)
+                lines += _item(f'"{d.term}" ({_ref(d.citation.ref)})', d.note)
         out += _section("Defined terms", lines)
     return "\n".join(out).rstrip("\n") + "\n"
 
