@@ -48,7 +48,7 @@ def use_meaning(scorer) -> None:
 
 STOPWORDS = set("""a an and are as at be by can do does for from have i if in is it its me my of on or our
 so that the their there this to will with would you your about any please hi hey ok thanks u im ive dont
-pls plz town city code dunkirk mequon""".split())
+pls plz town city code""".split())
 
 
 @dataclass(frozen=True)
@@ -114,14 +114,17 @@ class Ranker:
         import bm25s  # here, not at the top: it pulls in jax and scipy (seconds), which loading a town never needs
 
         self.index = bm25s.BM25()
-        corpus = [_document(town.topics[k], n, r) for k, n, r in self.entries] or [["empty"]]
+        #: the town's own name ("Town of Dunkirk", "Dunkirk"): in many rules' words, so it tells no rule apart
+        self.own_name = set(words(f"{town.name} {town.short_name}"))
+        corpus = [[w for w in _document(town.topics[k], n, r) if w not in self.own_name]
+                  for k, n, r in self.entries] or [["empty"]]
         self.index.index(corpus, show_progress=False)
         #: each entry's `when_said` as groups of stems (None: always ranked), stemmed once here
         self.said_groups = [[set(words(g)) for g in r.when_said.split(";") if words(g)] if r.when_said else None
                             for _, _, r in self.entries]
 
     def scores(self, question: str) -> list[float]:
-        terms = [w for w in words(question) if w in self.index.vocab_dict]
+        terms = [w for w in words(question) if w in self.index.vocab_dict and w not in self.own_name]
         if not terms or not self.entries:
             return [0.0] * len(self.entries)
         return [float(s) for s in self.index.get_scores(terms)]

@@ -343,3 +343,15 @@ def test_every_step_of_every_fixture_burning_answer_carries_a_citation(fairview)
                     assert w.open and w.start <= at(hour, day=day) <= w.end
         assert_every_step_cited(handlers.burn_window(fairview, day=day, orders=[order]))
         assert_every_step_cited(handlers.burning_order_status(fairview, now=at(12, day=day), orders=[order]))
+
+
+@pytest.mark.parametrize("question", ["do I need a permit to burn brush", "how much is a dog license",
+                                      "what is the fine for a dog at large"])
+def test_the_town_s_own_name_in_a_question_does_not_move_the_rule_ranking(fairview, question):
+    """"Fairview" is in many of the fixture's rules ("the Fairview Volunteer Fire Department"): said in a
+    question it tells no rule apart, as "Dunkirk" and "Mequon" do not in theirs (no town name is written in
+    Python)."""
+    from knowledge import rules
+    ranker = rules.ranker(fairview)
+    assert ranker.scores(f"{question} in fairview") == ranker.scores(question)
+    assert ranker.scores(f"{question}, Town of Fairview") == ranker.scores(question)
