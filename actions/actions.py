@@ -10,7 +10,7 @@ rasa_sdk registers it.
 - form_control.py: cancelling or leaving a form
 - questions.py: the forms' questions
 """
-# loaded at start, not on a resident's first date phrase (knowledge.when imports it lazily, for the alert sender)
+# loaded at start, not on a resident's first date phrase (knowledge.when_parse imports it lazily, for the alert sender)
 import dateparser  # noqa: F401,E402
 
 from .answers import ActionAnswer  # noqa: F401

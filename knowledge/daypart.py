@@ -90,7 +90,7 @@ def after_dark(text: str) -> re.Match | None:
     return None
 
 
-#: "the sun goes down" and the like, said for sunset; when._normalise turns them into "sunset" before it drops
+#: "the sun goes down" and the like, said for sunset; when_parse.normalise turns them into "sunset" before it drops
 #: "the sun" (which is there so "Sunday" and "the sun" are not read as days)
 SUN_GOES_DOWN = re.compile(r"\bthe " + _SUN_DOWN + r"\b")
 SUN_COMES_UP = re.compile(r"\bthe sun(?:'s| is| has)? (?:comes up|coming up|come up|came up|rises|rising|risen|rose|up)\b")

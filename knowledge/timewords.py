@@ -1,6 +1,6 @@
 """The time vocabulary of knowledge/vocabulary/time.yml, loaded and checked once at import.
 
-Weekdays, months, parts of the day, sun words and SMS shorthand: knowledge/when.py, knowledge/daypart.py and
+Weekdays, months, parts of the day, sun words and SMS shorthand: knowledge/when_parse.py, knowledge/daypart.py and
 actions/parsing/ build their patterns from these. A malformed file fails with a ``KnowledgeError`` naming
 the file and the key.
 """
