@@ -1,8 +1,11 @@
 """The answer engine: each handler is a pure function of (town, inputs, date/time) returning an Answer."""
 
 from .age import licensable_age_months, licensable_on
-from .burning import burn_window, burning, burning_order_status, material_rule
-from .license import late_fee_due, license_cost, license_deadline
+from .burn_materials import material_rule
+from .burn_window import burn_window, burning_order_status
+from .burning import burning
+from .license import license_cost
+from .license_dates import late_fee_due, license_deadline
 from .limits import animal_limits
 from .lookup import definition, search, section, topic
 from .measure import measured

@@ -1,37 +1,24 @@
-"""Dog license cost and deadline: tax per dog, the multiple-dog license, service dogs, half price, late fees.
+"""Dog license cost: tax per dog, the multiple-dog license, service dogs, half price, late fees.
 
 Dunkirk Code 7.02-1 to 7.02-4 (adopting Wis. Stat. 174.05-174.10); Mequon Code 58-533 (derived number), which
 adopts the same statutes. Where the code delegates an amount that our copy does not give, the state-law minimum
 is used and the answer says "at least"; the Clerk's fee schedule (fees.yml) supplies the real amount when the
 town publishes it. Every step carries the citations that back it; the words of the law are in the towns' YAML.
+When a license is due and whether it is late: license_dates.py; the answer's words: license_words.py.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import date, timedelta
+from datetime import date
 
 from ..errors import NeedsClarification
 from ..model import Answer, Citation, Town
-from ..rules import short_ref
-from .common import (LEAD_LIMIT, a_day, add_contact, add_gaps, fmt, lead_from_result, plural, use, whole_count,
-                     with_lead)
+from .common import a_day, add_contact, add_gaps, fmt, plural, use, whole_count, with_lead
+from .license_dates import LateRule, late_rule, month_day, refs, topic_rule
+from .license_words import cost_result, set_cost_lead
 
 OPTIONS = (None, "individual", "multiple")
-
-
-def refs(town: Town, name: str) -> tuple[Citation, ...]:
-    """The citations behind parameter ``name``: its own, and the state statute's twin (``wi.<name>``)."""
-    own = town.param(name).reference
-    twin = f"wi.{name}"
-    if town.has_param(twin) and town.param(twin).reference.ref != own.ref:
-        return own, town.param(twin).reference
-    return (own,)
-
-
-def _rule(town: Town, topic: str, name: str):
-    t = town.topics.get(topic)
-    return t.rules.get(name) if t is not None and t.covered else None
 
 
 @dataclass(frozen=True)
@@ -64,81 +51,12 @@ def _unpublished(delegated_to: str) -> str:
     return f"the amount set by {delegated_to} is not in our copy"
 
 
-def _month_day(year: int, value: str) -> date:
-    month, day = (int(x) for x in value.split("-"))
-    return date(year, month, day)
-
-
-@dataclass(frozen=True)
-class LateRule:
-    late: bool | None  # None: the code gives no deadline for what happened
-    deadline: date | None
-    text: str
-    citations: tuple[Citation, ...]
-    #: the dog may have been under licensable age when acquired or brought in: the verdict rests on that
-    assumes_licensable: bool = False
-
-
-def _late(answer: Answer, town: Town, on: date, acquired: date | None, moved_in: date | None,
-          licensable_age_on: date | None) -> LateRule:
-    """Is the license late on ``on``? The three late-fee triggers of Wis. Stat. 174.05(5) as the town words
-    them: the first late day of the year, days after acquiring a licensable dog (after moving in, where the
-    town says so), and the day the dog reaches licensable age. A dog that was not yet licensable when
-    acquired or brought in is governed by the licensable-age trigger only."""
-    year_start = _month_day(on.year, use(answer, town, "wi.dog_license.year_start", on))
-    events = []  # (start, deadline, words, citations)
-    young_then = lambda day: licensable_age_on is not None and licensable_age_on > day  # noqa: E731
-    if acquired and acquired >= year_start and not young_then(acquired):
-        name = "dog_license.late_fee.days_after_acquiring"
-        days = use(answer, town, name, on)
-        events.append((acquired, acquired + timedelta(days=days),
-                       f"acquired on {acquired:%B %-d, %Y}: license due within {plural(days, 'day')}",
-                       refs(town, name)))
-    if moved_in and moved_in >= year_start and not young_then(moved_in):
-        if town.has_param("dog_license.days_after_residency"):
-            name = "dog_license.days_after_residency"
-            days = use(answer, town, name, on)
-            events.append((moved_in, moved_in + timedelta(days=days),
-                           f"moved in on {moved_in:%B %-d, %Y}: license due within {plural(days, 'day')}",
-                           refs(town, name)))
-        else:
-            rule = _rule(town, "late_fee", "moving_in")
-            words = town.render(rule.text, on) if rule else f"{town.name}'s code sets no licensing deadline " \
-                "for people who move in with a dog."
-            answer.caveats.append(f"{words} Ask the Clerk whether a late fee applies.")
-            if not events and not (licensable_age_on and licensable_age_on >= year_start):
-                return LateRule(None, None, f"You moved in on {moved_in:%B %-d, %Y}; the code gives no deadline "
-                                "for that, so the late fee is left out.", (rule.citation,) if rule else
-                                refs(town, "dog_license.late_fee"))
-    if licensable_age_on and licensable_age_on >= year_start:
-        name = "dog_license.late_fee.days_after_licensable_age"
-        days = use(answer, town, name, on)
-        events.append((licensable_age_on, licensable_age_on + timedelta(days=days),
-                       f"reached licensable age on {licensable_age_on:%B %-d, %Y}: license due "
-                       + ("on or before that day" if days == 0 else f"within {plural(days, 'day')}"),
-                       refs(town, name)))
-    if events:
-        start, deadline, words, cites = max(events, key=lambda e: e[0])
-        late = on > deadline
-        assumes = licensable_age_on is None and start in (acquired, moved_in)
-        text = f"The dog {words}, so by {deadline:%B %-d, %Y}; bought {on:%B %-d, %Y}: " + (
-            "late" if late else "on time") + (
-            "; this takes the dog to have been licensable age by then." if assumes else ".")
-        return LateRule(late, deadline, text, cites, assumes)
-    name = "dog_license.late_fee.first_late_day"
-    first_late = _month_day(on.year, use(answer, town, name, on))
-    late = on >= first_late
-    return LateRule(late, first_late - timedelta(days=1),
-                    f"A dog kept since before the license year must be licensed before {first_late:%B %-d}; "
-                    f"bought {on:%B %-d, %Y}: " + ("late." if late else "on time."), refs(town, name))
-
-
 def _half(town: Town, on: date, licensable_age_on: date | None) -> bool:
     """Wis. Stat. 174.05(2): half the tax if the dog became licensable age after July 1 of the license year."""
     half_after = town.value("dog_license.half_after", on)
-    year_start = _month_day(on.year, town.value("wi.dog_license.year_start", on))
+    year_start = month_day(on.year, town.value("wi.dog_license.year_start", on))
     return bool(licensable_age_on and licensable_age_on >= year_start
-                and licensable_age_on > _month_day(on.year, half_after))
+                and licensable_age_on > month_day(on.year, half_after))
 
 
 def _check(on, dogs, neutered, service_dogs, acquired, moved_in, licensable_age_on, option):
@@ -187,26 +105,73 @@ def license_cost(town: Town, *, on: date, dogs: int = 1, neutered: int | None = 
     answer = Answer(topic="license_cost", town=town.key, result="")
     age = use(answer, town, "dog_license.licensable_age_months", on)
     if licensable_age_on and licensable_age_on > on:
-        answer.result = (f"No license is needed yet: your dog reaches licensable age ({age} months) on "
-                         f"{licensable_age_on:%B %-d, %Y}.")
-        answer.step(f"A license is required for a dog {age} months of age or older.",
-                    *refs(town, "dog_license.licensable_age_months"))
-        rule = _late(answer, town, licensable_age_on, acquired, moved_in, licensable_age_on)
-        if rule.deadline:
-            answer.step(f"License it by {rule.deadline:%B %-d, %Y} to avoid the late fee.", *rule.citations)
-        # what the license will cost when bought by that day (the resident asked "how much is her license?")
-        then = license_cost(town, on=licensable_age_on, dogs=dogs, neutered=neutered, service_dogs=service_dogs,
-                            acquired=acquired, moved_in=moved_in, licensable_age_on=licensable_age_on,
-                            option=option)
-        answer.step(f"Bought on {licensable_age_on:%B %-d, %Y}: {then.result}", *then.citations)
-        for step in then.steps:
-            answer.step(str(step), *step.citations)
-        answer.value = {"total": 0.0, "exact": True, "late": False, "then": then.value}
-        add_contact(answer, town)
-        return answer
+        return _not_yet_licensable(answer, town, age, dogs=dogs, neutered=neutered, service_dogs=service_dogs,
+                                   acquired=acquired, moved_in=moved_in, licensable_age_on=licensable_age_on,
+                                   option=option)
 
-    rule = _late(answer, town, on, acquired, moved_in, licensable_age_on)
-    year_start = _month_day(on.year, use(answer, town, "wi.dog_license.year_start", on))
+    rule = late_rule(answer, town, on, acquired, moved_in, licensable_age_on)
+    half, factor = _license_year(answer, town, on, age, licensable_age_on)
+    _needs_age(answer, town, on, rule, half, acquired, moved_in, licensable_age_on)
+
+    n_rate = _rate(answer, town, "dog_license.tax.neutered", on)
+    u_rate = _rate(answer, town, "dog_license.tax.unneutered", on)
+    rates_exact = n_rate.exact and u_rate.exact
+    individual, individual_words, scenarios = _individual(answer, taxed, neutered, n_rate, u_rate, factor, half,
+                                                          option)
+    _service_dogs(answer, town, on, service_dogs, exempt)
+
+    total, chosen = _choose(answer, town, on, dogs, taxed, individual, rates_exact, option)
+
+    answer.step(rule.text, *rule.citations)
+    late_fee, fees_known = _late_fee(answer, town, on, rule)
+    if late_fee is not None:
+        total += late_fee
+    admin_known, admin = _administrative_fee(answer, town, on, rule.late)
+    total += admin
+    fees_known = admin_known and fees_known
+    if rule.late is None:
+        fees_known = False
+
+    exact_total = (taxed == 0 or chosen == "multiple" or rates_exact) and fees_known
+    option_name = {"individual": "individual licenses", "multiple": "a multiple dog license"}[chosen]
+    answer.value = {"total": round(total, 2), "exact": exact_total, "late": rule.late, "option": option_name,
+                    "late_fee": late_fee, "half": half, "scenarios": scenarios}
+    facts = (town, on, dogs, taxed, total, exact_total, chosen, individual_words, rule.late, late_fee)
+    answer.result = cost_result(*facts, rates_exact)
+    set_cost_lead(answer, facts, chosen=chosen, taxed=taxed, exact=exact_total)
+    _limit_warning(answer, town, dogs, on)
+    add_gaps(answer, town, "license_cost")
+    add_contact(answer, town)
+    return answer
+
+
+def _not_yet_licensable(answer: Answer, town: Town, age, *, dogs, neutered, service_dogs, acquired, moved_in,
+                        licensable_age_on: date, option) -> Answer:
+    """A dog not yet of licensable age on the day asked: no license yet, the day to license it by, and what the
+    license will cost when bought on the day it reaches that age."""
+    answer.result = (f"No license is needed yet: your dog reaches licensable age ({age} months) on "
+                     f"{licensable_age_on:%B %-d, %Y}.")
+    answer.step(f"A license is required for a dog {age} months of age or older.",
+                *refs(town, "dog_license.licensable_age_months"))
+    rule = late_rule(answer, town, licensable_age_on, acquired, moved_in, licensable_age_on)
+    if rule.deadline:
+        answer.step(f"License it by {rule.deadline:%B %-d, %Y} to avoid the late fee.", *rule.citations)
+    # what the license will cost when bought by that day (the resident asked "how much is her license?")
+    then = license_cost(town, on=licensable_age_on, dogs=dogs, neutered=neutered, service_dogs=service_dogs,
+                        acquired=acquired, moved_in=moved_in, licensable_age_on=licensable_age_on,
+                        option=option)
+    answer.step(f"Bought on {licensable_age_on:%B %-d, %Y}: {then.result}", *then.citations)
+    for step in then.steps:
+        answer.step(str(step), *step.citations)
+    answer.value = {"total": 0.0, "exact": True, "late": False, "then": then.value}
+    add_contact(answer, town)
+    return answer
+
+
+def _license_year(answer: Answer, town: Town, on: date, age, licensable_age_on: date | None) -> tuple[bool, float]:
+    """The license year as a step, and whether the dog pays part of the tax for reaching licensable age late in
+    it (Wis. Stat. 174.05(2)): (half, the share of the tax paid)."""
+    year_start = month_day(on.year, use(answer, town, "wi.dog_license.year_start", on))
     answer.step(f"License year: {year_start:%B %-d, %Y} to December 31, {on.year}.",
                 *refs(town, "wi.dog_license.year_start"))
 
@@ -222,10 +187,13 @@ def license_cost(town: Town, *, on: date, dogs: int = 1, neutered: int | None = 
         answer.step(f"The dog reached licensable age ({age} months) on {licensable_age_on:%B %-d, %Y}, not after "
                     f"{fmt(town, 'dog_license.half_after', town.value('dog_license.half_after', on))}, so the full "
                     "tax applies (not half).", *refs(town, "dog_license.half_after"))
-    _needs_age(answer, town, on, rule, half, acquired, moved_in, licensable_age_on)
+    return half, factor
 
-    n_rate = _rate(answer, town, "dog_license.tax.neutered", on)
-    u_rate = _rate(answer, town, "dog_license.tax.unneutered", on)
+
+def _individual(answer: Answer, taxed: int, neutered: int | None, n_rate: Rate, u_rate: Rate, factor, half: bool,
+                option: str | None) -> tuple[float, str, dict]:
+    """The tax of individual licenses for the ``taxed`` dogs, as a step unless the resident asked about the
+    multiple license: (the total, the dogs counted by kind, {scenario: total} when ``neutered`` is unknown)."""
     rates_exact = n_rate.exact and u_rate.exact
     scenarios = {}
     if neutered is None and taxed:
@@ -254,6 +222,11 @@ def license_cost(town: Town, *, on: date, dogs: int = 1, neutered: int | None = 
             answer.step("License tax: " + "; ".join(parts) + (", halved" if half else "") +
                         f" = {'at least ' if not rates_exact else ''}${individual:,.2f}.", *cites)
         individual_words = ", ".join(counted)
+    return individual, individual_words, scenarios
+
+
+def _service_dogs(answer: Answer, town: Town, on: date, service_dogs: int, exempt: int) -> None:
+    """Service dogs: the free license where the town's code has one, else a caveat that they are counted."""
     if service_dogs and not exempt:
         answer.caveats.append(f"{town.name}'s code, as we hold it, says nothing about service dogs, so they are "
                               "counted at the regular rate here; ask the Clerk.")
@@ -263,45 +236,23 @@ def license_cost(town: Town, *, on: date, dogs: int = 1, neutered: int | None = 
                     f"{fmt(town, 'dog_license.service_dog_tax', free)} (a free license, applied for every year).",
                     *refs(town, "dog_license.service_dog_tax"))
 
-    total, chosen = _choose(answer, town, on, dogs, taxed, individual, rates_exact, option)
 
-    answer.step(rule.text, *rule.citations)
+def _late_fee(answer: Answer, town: Town, on: date, rule: LateRule) -> tuple[float | None, bool]:
+    """The late fee of a late license as a step, once per owner where the town says so: (its amount, None when
+    not late or not published; whether the fees are known)."""
     late_fee, fees_known = None, rule.late is not None
     if rule.late:
         late_fee = use(answer, town, "dog_license.late_fee", on)
-        once = _rule(town, "late_fee", "once_per_owner")
+        once = topic_rule(town, "late_fee", "once_per_owner")
         once_words, once_cites = (f" {town.render(once.text, on)}.", (once.citation,)) if once else ("", ())
         if late_fee is None:
             fees_known = False
             answer.step(f"Late fee: {_unpublished(town.param('dog_license.late_fee').delegated_to)}.{once_words}",
                         *refs(town, "dog_license.late_fee"), *once_cites)
         else:
-            total += late_fee
             answer.step(f"Late fee: {fmt(town, 'dog_license.late_fee', late_fee)}, added once to the license "
                         f"tax.{once_words}", *refs(town, "dog_license.late_fee"), *once_cites)
-    admin_known, admin = _administrative_fee(answer, town, on, rule.late)
-    total += admin
-    fees_known = admin_known and fees_known
-    if rule.late is None:
-        fees_known = False
-
-    exact_total = (taxed == 0 or chosen == "multiple" or rates_exact) and fees_known
-    option_name = {"individual": "individual licenses", "multiple": "a multiple dog license"}[chosen]
-    answer.value = {"total": round(total, 2), "exact": exact_total, "late": rule.late, "option": option_name,
-                    "late_fee": late_fee, "half": half, "scenarios": scenarios}
-    facts = (town, on, dogs, taxed, total, exact_total, chosen, individual_words, rule.late, late_fee)
-    answer.result = _result(*facts, rates_exact)
-    words = ("multiple dog license", "$35") if chosen == "multiple" else ("exempt",) if taxed == 0 else \
-        ("license tax", "minimum dog license tax")
-    tax_refs = [c for c in answer.citations if any(w in c.quote.lower() for w in words)]
-    answer.lead = lead_from_result(answer, prefer=tax_refs[0] if tax_refs else None,
-                                   shorter=(_total(*facts, counts=False), _total(*facts, counts=False, bought=False)))
-    if not exact_total:  # a minimum: who has the exact amount, in the lead when a shorter wording leaves room
-        answer.lead = _with_clerk(answer, tax_refs[0] if tax_refs else None, facts)
-    _limit_warning(answer, town, dogs, on)
-    add_gaps(answer, town, "license_cost")
-    add_contact(answer, town)
-    return answer
+    return late_fee, fees_known
 
 
 def _needs_age(answer, town, on, rule: LateRule, half: bool, acquired, moved_in, licensable_age_on) -> None:
@@ -310,7 +261,7 @@ def _needs_age(answer, town, on, rule: LateRule, half: bool, acquired, moved_in,
     if licensable_age_on is not None or not rule.assumes_licensable:
         return
     # The other end of the range: the dog turned licensable age on the day the license is bought.
-    alt = _late(Answer(topic="", result=""), town, on, acquired, moved_in, on)
+    alt = late_rule(Answer(topic="", result=""), town, on, acquired, moved_in, on)
     if alt.late != rule.late or _half(town, on, on) != half:
         answer.data["needs"] = "licensable_age_on"
         age = town.value("dog_license.licensable_age_months", on)
@@ -382,55 +333,6 @@ def _administrative_fee(answer: Answer, town: Town, on: date, late: bool | None)
     return False, 0.0
 
 
-def _total(town, on, dogs, taxed, total, exact, chosen, individual_words, late, late_fee, *, counts: bool = True,
-           bought: bool = True) -> str:
-    """The answer's first sentence: the total, for whom, with which license, bought when, the late fee; without
-    the dogs counted by kind (``counts``) or the day bought (``bought``) for a lead that must be shorter."""
-    who = plural(dogs, "dog") + (f" ({individual_words})" if counts and individual_words and taxed
-                                 and chosen == "individual" else "")
-    late_words = ""
-    if late:
-        late_words = (f", including the {fmt(town, 'dog_license.late_fee', late_fee)} late fee" if late_fee is not None
-                      else ", plus a late fee whose amount is not in our copy")
-    elif late is False:
-        late_words = ", on time: no late fee"
-    option_words = ("an individual license" if dogs == 1 else "individual licenses") if chosen == "individual" \
-        else "a multiple dog license"
-    prefix = "" if exact else "At least "
-    day = f", bought {on:%B %-d, %Y}" if bought else ""
-    return f"{prefix}${total:,.2f} for {who} with {option_words}{day}{late_words}."
-
-
-CLERK_HAS_IT = "The Clerk can tell you the exact amount."
-
-
-def _with_clerk(answer: Answer, prefer, facts) -> str:
-    """The lead of a total that is a minimum, followed by CLERK_HAS_IT: the longest wording of the total that
-    leaves room for it in one SMS segment; the lead unchanged when none does."""
-    ref = prefer or (answer.citations[0] if answer.citations else None)
-    cited = (lambda w: f"{w.rstrip('.')} ({short_ref(ref)}).") if ref is not None else (lambda w: w)
-    for lead in (answer.lead, cited(_total(*facts, counts=False)), cited(_total(*facts, counts=False, bought=False))):
-        text = f"{lead} {CLERK_HAS_IT}"
-        if len(text) <= LEAD_LIMIT:
-            return text
-    return answer.lead
-
-
-def _result(town, on, dogs, taxed, total, exact, chosen, individual_words, late, late_fee, rates_exact) -> str:
-    text = _total(town, on, dogs, taxed, total, exact, chosen, individual_words, late, late_fee)
-    if not exact:
-        missing = []
-        if not rates_exact and chosen == "individual" and taxed:
-            missing.append("the per-dog tax (the state minimum is used)")
-        if town.has_param("dog_license.administrative_fee"):
-            missing.append(town.param("dog_license.administrative_fee").description.lower())
-        if late is None:
-            missing.append("whether a late fee applies")
-        if missing:
-            text += f" Our copy of the code lacks {'; '.join(missing)}: the Clerk can tell you the exact amount."
-    return text
-
-
 def _limit_warning(answer: Answer, town: Town, dogs: int, on: date) -> None:
     if not town.has_param("animal_limits.dogs"):
         return
@@ -447,89 +349,3 @@ def _limit_warning(answer: Answer, town: Town, dogs: int, on: date) -> None:
         answer.caveats.append(f"{town.name} allows at most {plural(limit, 'dog')} ({p.description.lower()}, "
                               f"{p.reference.ref})" + (": " + "; ".join(exceptions) if exceptions else "") + ".")
 
-
-@with_lead
-def license_deadline(town: Town, *, on: date, moved_in: date | None = None, acquired: date | None = None,
-                     licensable_age_on: date | None = None) -> Answer:
-    """By when must a dog be licensed? ("I just moved here with my dog, when do I need a license by?")
-
-    The late-fee triggers as the town words them (Dunkirk 7.02-4; Mequon 58-533(c)(3), (c)(4)c), with a date
-    where the code gives one; where the code names no moving-in deadline the answer says so and points to
-    the Clerk. ``data["deadline"]`` is the ISO date, or None.
-    """
-    on = a_day(on, "on")
-    for name, value in (("moved_in", moved_in), ("acquired", acquired), ("licensable_age_on", licensable_age_on)):
-        if value is not None:
-            a_day(value, name)
-    answer = Answer(topic="license_deadline", town=town.key, result="")
-    moving = _rule(town, "late_fee", "moving_in")
-    practice = _rule(town, "late_fee", "moving_in_practice")
-    rabies = _rule(town, "late_fee", "moving_in_rabies")
-    if moved_in is not None and rabies is not None:
-        answer.step(town.render(rabies.text, on), rabies.citation)
-    rule = None
-    if moved_in or acquired or licensable_age_on:
-        day = max(d for d in (moved_in, acquired, licensable_age_on, on) if d)
-        rule = _late(Answer(topic="", result=""), town, day, acquired, moved_in, licensable_age_on)
-    if rule is not None and rule.late is not None and rule.deadline is not None and \
-            (rule.deadline >= (moved_in or acquired or licensable_age_on)):
-        if moving is not None:
-            answer.step(town.render(moving.text, on), moving.citation)
-        answer.step(rule.text.split(";")[0] + ".", *rule.citations)
-        answer.result = f"License your dog by {rule.deadline:%B %-d, %Y} to avoid the late fee."
-        answer.data["deadline"] = rule.deadline.isoformat()
-    else:
-        answer.result = (town.render(moving.text, on) if moving is not None else
-                         f"{town.name}'s code, as we hold it, names no licensing deadline for this.")
-        if moving is not None and practice is not None:
-            # the lead says the code is silent and whom to ask: "...when you move into the Town; ask the Town
-            # Clerk/Treasurer." (the office's name before its town, from town.yml)
-            first, _, rest = answer.result.partition(". ")
-            answer.result = f"{first}; ask the {town.clerk.name.split(',')[0]}." + (f" {rest}" if rest else "")
-        if moving is not None:
-            answer.citations.insert(0, moving.citation)
-        answer.data["deadline"] = None
-        if moved_in is None and town.has_param("dog_license.days_after_residency"):
-            answer.data["needs"] = "moved_in"
-    if practice is not None:
-        answer.caveats.append(f"{town.render(practice.text, on)}: {town.contact_line()}.")
-    else:
-        add_contact(answer, town)
-    answer.value = answer.data.get("deadline")
-    add_gaps(answer, town, "late_fee")
-    return answer
-
-
-def late_fee_due(town: Town, *, on: date, acquired: date | None = None, moved_in: date | None = None,
-                 licensable_age_on: date | None = None) -> Answer:
-    """Is a license bought on ``on`` late, and what is added for it? ("is it late if I buy it April 1?"): the
-    late-fee triggers as the town words them (Dunkirk 7.02-4 "prior to April 1"; Mequon 58-533(c)(4)c "after
-    April 1"), the verdict first. ``value``: True (late), False (on time) or None (the code sets no deadline
-    for what happened); ``data["deadline"]`` the last day on time (ISO) when there is one."""
-    on = a_day(on, "on")
-    answer = Answer(topic="late_fee", town=town.key, result="")
-    rule = _late(answer, town, on, acquired, moved_in, licensable_age_on)
-    fee = town.render("{dog_license.late_fee}", on)
-    answer.cite(town.param("dog_license.late_fee").reference)  # the town's own late-fee words lead
-    for citation in rule.citations:
-        answer.cite(citation)
-    bought = f"{on:%B %-d, %Y}"
-    if rule.late is None:
-        answer.result = rule.text
-    elif rule.late:
-        exact = bool(town.param("dog_license.late_fee").values)
-        answer.result = (f"Yes: bought {bought}, it is late, so the {fee} late fee is added." if exact else
-                         f"Yes: bought {bought}, it is late, so a late fee is added ({fee}).") + \
-            f" It was on time through {rule.deadline:%B %-d, %Y}."
-    else:
-        answer.result = (f"No: bought {bought}, it is on time, so no late fee. It is on time through "
-                         f"{rule.deadline:%B %-d, %Y}.")
-    if rule.late is not None:  # the verdict with the town's own late-fee section (its first words)
-        verdict = answer.result.split(". ")[0].rstrip(".")
-        answer.lead = f"{verdict} ({town.param('dog_license.late_fee').reference.ref})."
-    answer.step(rule.text, *rule.citations)
-    answer.value = rule.late
-    answer.data["deadline"] = rule.deadline.isoformat() if rule.deadline else None
-    add_gaps(answer, town, "late_fee")
-    add_contact(answer, town)
-    return answer

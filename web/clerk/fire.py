@@ -14,7 +14,7 @@ from datetime import timedelta
 from flask import Blueprint, Response, abort, render_template, request
 
 from knowledge import burn_hours, handlers
-from knowledge.handlers.burning import order_words
+from knowledge.handlers.burn_orders import order_words
 from knowledge.when import words_for_time
 
 from .. import alerts, get_store, get_town
