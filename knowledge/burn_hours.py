@@ -5,7 +5,7 @@
 "sunset". ``clock``: from one clock time to another, both dated parameters of the town (the fixture town
 Fairview's 9.04(1)), ends named by their time alone. Either may close on named days (``sundays``, ``legal_holidays``),
 each backed by a rule of the town's `burning_hours` topic; the legal holidays are dated data with a citation.
-Nothing here states law: the rules and numbers are the town's, checked at load (knowledge/loader.py).
+Nothing here states law: the rules and numbers are the town's, checked at load (knowledge/load_scheme.py).
 """
 
 from __future__ import annotations

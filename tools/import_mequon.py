@@ -380,7 +380,7 @@ def check():
     def quote_ok(where, ref, quote):
         stats["quotes"] += 1
         if ref.startswith("Wis. Stat."):
-            return  # state-law citations are checked by knowledge/loader.py against knowledge/state/
+            return  # state-law citations are checked by knowledge/load_law.py against knowledge/state/
         try:
             paras = cited_paragraphs(sections, ref)
         except ValueError as e:

@@ -72,6 +72,16 @@ def test_a_fee_schedule_cannot_override_an_amount_the_code_sets(kb):
     fails(kb, "fees.yml", "dog_license.late_fee", "the code itself sets this amount")
 
 
+@pytest.mark.parametrize("entry, key, says", [
+    ("value: 10.005\n  since: 2027-01-01\n  source: Resolution 1", "dog_license.tax.neutered[0].value", "whole cents"),
+    ("value: 10\n  since: 2027-01-01\n  source: ' '", "dog_license.tax.neutered[0].source", "name the resolution"),
+    ("value: '10'\n  since: 2027-01-01\n  source: Resolution 1", "dog_license.tax.neutered[0].value", "a number"),
+])
+def test_a_fee_schedule_entry_the_clerk_s_page_would_refuse_is_refused_at_load_naming_its_key(kb, entry, key, says):
+    (kb / "towns/dunkirk/fees.yml").write_text(f"dog_license.tax.neutered:\n  {entry}\n")
+    fails(kb, "fees.yml", key, says)
+
+
 def test_a_broken_yaml_file_is_named(kb):
     (kb / "towns/dunkirk/gaps.yml").write_text("- id: [unclosed\n")
     fails(kb, "gaps.yml", "-", "not valid YAML")
@@ -165,12 +175,12 @@ def test_a_parameter_without_verified_on_is_refused_naming_file_and_key(kb):
 
 def test_a_state_parameter_without_verified_on_is_refused_naming_file_and_key(kb):
     from knowledge import KnowledgeError
-    from knowledge.loader import _load_parameters, _load_sections  # the state folder is always the package's
+    from knowledge.load_law import load_parameters, load_sections  # the state folder is always the package's
 
     edit(kb / "state/parameters.yml", lambda d: d["wi.dog_license.year_start"].pop("verified_on"))
-    sections, _ = _load_sections(kb / "state/sections.yml", "Wisconsin Statutes")
+    sections, _ = load_sections(kb / "state/sections.yml", "Wisconsin Statutes")
     with pytest.raises(KnowledgeError) as err:
-        _load_parameters(kb / "state/parameters.yml", sections, {})
+        load_parameters(kb / "state/parameters.yml", sections, {})
     e = err.value
     assert "state/parameters.yml" in e.file and e.key == "wi.dog_license.year_start" \
         and "missing key(s): verified_on" in e.problem, str(e)
