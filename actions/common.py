@@ -24,8 +24,21 @@ _QUESTION = re.compile(r"\?\s*$|(?:^|[,.;:!]\s*)(wait|hold on|what|whats|what's|
 
 
 def town():
-    """The configured town (TOWN, default dunkirk); one trained model serves every town."""
-    return configured_town()
+    """The configured town (TOWN, default dunkirk) with the fee schedule the clerk keeps on the web; one trained
+    model serves every town."""
+    return with_fee_schedule(configured_town())
+
+
+def with_fee_schedule(t):
+    """``t`` with the amounts the clerk set on the "Fee schedule" page (records/fees.py: read again at most once
+    a second, so a change reaches the next answer without a restart); as loaded when the store cannot open."""
+    from records.fees import town_with_fees
+    try:
+        s = store()
+    except Exception:
+        log.exception("cannot open the records store for the fee schedule")
+        return t
+    return town_with_fees(t, s)
 
 
 def now(t=None) -> datetime:

@@ -225,6 +225,26 @@ clerks = Table(
     UniqueConstraint("username", name="uq_clerk_username"),
 )
 
+#: Amounts the code delegates, as the clerk set them on the "Fee schedule" page (knowledge/fee_schedule.py): one
+#: row per amount set, never edited; undoing one stamps ``withdrawn_*``. Not purged: the town's fee history.
+fee_entries = Table(
+    "fee_entries", metadata,
+    Column("id", Integer, primary_key=True),
+    Column("town", String(40), nullable=False),
+    Column("parameter", String(120), nullable=False),
+    Column("amount_cents", Integer, nullable=False),
+    Column("since", Date, nullable=False),
+    Column("source", Text, nullable=False),  # the resolution or notice that set it
+    Column("reason", Text, nullable=False, default=""),  # why the clerk entered it (a typo fixed, a new year)
+    Column("entered_by", String(120), nullable=False),
+    Column("created_at", UTCDateTime, nullable=False),
+    Column("withdrawn_at", UTCDateTime, nullable=True),
+    Column("withdrawn_by", String(120), nullable=False, default=""),
+    Column("withdrawn_reason", Text, nullable=False, default=""),
+    Column("legal_hold", Boolean, nullable=False, default=False),
+)
+Index("ix_fee_entries_town", fee_entries.c.town, fee_entries.c.id)
+
 #: One row per process that checked the database can take a write (the clerk's System status page).
 heartbeats = Table(
     "heartbeats", metadata,

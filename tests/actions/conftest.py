@@ -13,12 +13,14 @@ NOW = "2026-07-02T10:00:00-05:00"  # a Thursday morning in July, Central time
 
 
 @pytest.fixture(autouse=True)
-def pinned(monkeypatch, tmp_path):
+def pinned(monkeypatch, tmp_path, request):
     monkeypatch.setenv("ASSISTANT_NOW", NOW)
     monkeypatch.setenv("TOWN", "dunkirk")
     monkeypatch.setenv("DATABASE_URL", f"sqlite:///{tmp_path / 'records.db'}")
     from actions import common
     monkeypatch.setattr(common, "_STORE", None)
+    if request.node.get_closest_marker("fee_schedule") is None:  # a records store per test costs ~0.4 s
+        monkeypatch.setattr(common, "with_fee_schedule", lambda t: t)
     yield
 
 

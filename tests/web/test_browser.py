@@ -141,6 +141,19 @@ def test_clerk_pages_axe_clean(browser, live):
     page.wait_for_selector(".error")
     if axe_violations(page):
         problems["order errors"] = axe_violations(page)
+    # the fee schedule: a preview, then the saved entry with its undo form
+    page.goto(live.url + "/clerk/fees")
+    page.fill("#value", "10.00")
+    page.fill("#since", "2027-01-01")
+    page.fill("#source", "Town Board resolution 2026-14")
+    page.click("button:has-text('Preview what residents are told')")
+    page.wait_for_selector("#preview-h")
+    if axe_violations(page):
+        problems["fee preview"] = axe_violations(page)
+    page.click("button:has-text('Save the amount')")
+    page.wait_for_selector("button:has-text('Undo entry')")
+    if axe_violations(page):
+        problems["fee history"] = axe_violations(page)
     page.set_viewport_size({"width": 320, "height": 640})
     page.goto(live.url + "/clerk/burns")
     if axe_violations(page):

@@ -1,0 +1,108 @@
+"""The fee schedule the clerk keeps on the web (knowledge/fee_schedule.py checks and applies it): amounts set,
+each with who entered it, when and why; undoing one withdraws it, never deletes it. Every process reads the
+entries in force when it answers (``town_with_fees``), so a change takes effect without a restart.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from dataclasses import dataclass
+from datetime import date, datetime
+
+from sqlalchemy import insert, select, update
+from sqlalchemy.engine import Engine
+
+from knowledge import fee_schedule
+from knowledge.model import Town
+
+from . import schema as s
+from .clock import utcnow
+from .engine import db_text
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class FeeChange:
+    """One amount the clerk entered, and its withdrawal if it was undone."""
+
+    id: int
+    town: str
+    parameter: str
+    amount_cents: int
+    since: date
+    source: str
+    reason: str
+    entered_by: str
+    created_at: datetime
+    withdrawn_at: datetime | None = None
+    withdrawn_by: str = ""
+    withdrawn_reason: str = ""
+    legal_hold: bool = False
+
+    @property
+    def entry(self) -> fee_schedule.FeeEntry:
+        return fee_schedule.FeeEntry(self.parameter, self.amount_cents / 100, self.since, self.source)
+
+
+class FeeSchedule:
+    """The ``Store`` methods for the clerk's fee schedule."""
+
+    engine: Engine
+
+    def set_fee(self, *, town: Town, parameter: str, value, since: date, source: str, reason: str = "",
+                entered_by: str, now: datetime | None = None) -> FeeChange:
+        """Record an amount; ValueError ("field: problem") when knowledge/fee_schedule.py refuses it."""
+        e = fee_schedule.entry(town.parameters, parameter, value, since, db_text(source))
+        row = dict(town=town.key, parameter=e.parameter, amount_cents=round(e.value * 100), since=e.since,
+                   source=e.source, reason=db_text(" ".join((reason or "").split())), entered_by=entered_by,
+                   created_at=now or utcnow(), withdrawn_by="", withdrawn_reason="", legal_hold=False)
+        with self.engine.begin() as conn:
+            new_id = conn.execute(insert(s.fee_entries).values(**row)).inserted_primary_key[0]
+        return FeeChange(id=new_id, **row)
+
+    def withdraw_fee(self, *, town: str, change_id: int, withdrawn_by: str, reason: str = "",
+                     now: datetime | None = None) -> bool:
+        """Undo an amount the clerk entered; False when there is no such entry in force for ``town``."""
+        t = s.fee_entries
+        with self.engine.begin() as conn:
+            done = conn.execute(update(t).where(t.c.id == change_id, t.c.town == town, t.c.withdrawn_at.is_(None))
+                                .values(withdrawn_at=now or utcnow(), withdrawn_by=withdrawn_by,
+                                        withdrawn_reason=db_text(" ".join((reason or "").split()))))
+        return done.rowcount == 1
+
+    def fee_changes(self, town: str, in_force: bool = False) -> list[FeeChange]:
+        """Every amount entered for ``town``, oldest first (``in_force``: those not withdrawn)."""
+        t = s.fee_entries
+        q = select(t).where(t.c.town == town)
+        if in_force:
+            q = q.where(t.c.withdrawn_at.is_(None))
+        with self.engine.connect() as conn:
+            return [FeeChange(**dict(r._mapping)) for r in conn.execute(q.order_by(t.c.id))]
+
+
+#: how long one process reuses the entries it read (seconds): a change reaches every answer after this
+READ_EVERY = 1.0
+#: (store, town key) -> (when read, the town as loaded, the entries read, the town with them)
+_seen: dict[tuple[int, str], tuple[float, Town, tuple, Town]] = {}
+
+
+def town_with_fees(town: Town, store) -> Town:
+    """``town`` with the fee schedule the clerk keeps in ``store``; the town as loaded (fees.yml) when the store
+    cannot be read, which is logged (answers then say "at least" the state minimum or "not published")."""
+    key = (id(store), town.key)
+    now = time.monotonic()
+    cached = _seen.get(key)
+    if cached and cached[1] is not town:
+        cached = None
+    if cached and now - cached[0] < READ_EVERY:
+        return cached[3]
+    try:
+        entries = tuple(c.entry for c in store.fee_changes(town.key, in_force=True))
+    except Exception:  # the store is down: the seed amounts, never an error in place of an answer
+        log.exception("cannot read the fee schedule of %s", town.key)
+        return town
+    out = cached[3] if cached and cached[2] == entries else fee_schedule.with_entries(town, entries)
+    _seen[key] = (now, town, entries, out)
+    return out
