@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import logging
 import re
+import time
 from datetime import datetime
 from typing import Any
 
@@ -24,21 +25,31 @@ _QUESTION = re.compile(r"\?\s*$|(?:^|[,.;:!]\s*)(wait|hold on|what|whats|what's|
 
 
 def town():
-    """The configured town (TOWN, default dunkirk) with the fee schedule the clerk keeps on the web; one trained
-    model serves every town."""
-    return with_fee_schedule(configured_town())
+    """The configured town (TOWN, default dunkirk) with the fee schedule and contacts the clerk keeps on the web;
+    one trained model serves every town."""
+    return as_kept(configured_town())
 
 
-def with_fee_schedule(t):
-    """``t`` with the amounts the clerk set on the "Fee schedule" page (records/fees.py: read again at most once
-    a second, so a change reaches the next answer without a restart); as loaded when the store cannot open."""
-    from records.fees import town_with_fees
+def as_kept(t):
+    """``t`` with the amounts and contacts the clerk set on the "Fees" and "Contacts" pages (records/kept.py:
+    read again at most once a second, so a change reaches the next answer without a restart); as loaded when
+    the store cannot open."""
+    global _STORE_FAILED_AT
+    from records.kept import town_as_kept
+    if _STORE is None and time.monotonic() - _STORE_FAILED_AT < STORE_RETRY:
+        return t
     try:
         s = store()
     except Exception:
-        log.exception("cannot open the records store for the fee schedule")
+        _STORE_FAILED_AT = time.monotonic()
+        log.exception("cannot open the records store for the clerk's fees and contacts")
         return t
-    return town_with_fees(t, s)
+    return town_as_kept(t, s)
+
+
+#: seconds before opening a store that would not open is tried again (answers meanwhile: the town as loaded)
+STORE_RETRY = 30.0
+_STORE_FAILED_AT = float("-inf")
 
 
 def now(t=None) -> datetime:

@@ -13,7 +13,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from . import settings
+from . import contacts, settings
 from .errors import KnowledgeError, NeedsClarification
 from .load_law import (ROOT, File, apply_fee_schedule, add_state_rules, cite, file_name, load_notes, load_parameters,
                        load_sections)
@@ -31,18 +31,10 @@ def _contact(f: File, raw: Any, key: str, hours: str = "") -> Contact:
     (left out of answers). A phone is checked and written the usual way ("(608) 555-0100")."""
     c = f.mapping(raw, key, {"name"}, {"phone", "email", "hours"})
     phone = f.text("" if c.get("phone") is None else str(c["phone"]), f"{key}.phone", True).strip()
-    if phone:
-        import phonenumbers
-        try:
-            number = phonenumbers.parse(phone, "US")
-        except phonenumbers.NumberParseException:
-            number = None
-        if number is None or not phonenumbers.is_possible_number(number):
-            raise f.fail(f"{key}.phone", f"not a phone number: {phone!r} (leave it blank if not known)")
-        phone = phonenumbers.format_number(number, phonenumbers.PhoneNumberFormat.NATIONAL)
     email = f.text(c.get("email"), f"{key}.email", True).strip()
-    if email and not re.fullmatch(r"[^@\s]+@[^@\s]+\.[A-Za-z]{2,}", email):
-        raise f.fail(f"{key}.email", f"not an email address: {email!r} (leave it blank if not known)")
+    for field, message in contacts.problems(phone, email).items():
+        raise f.fail(f"{key}.{field}", message)
+    phone = contacts.usual_phone(phone) if phone else ""
     return Contact(f.text(c["name"], f"{key}.name"), phone, email,
                    f.text(c.get("hours"), f"{key}.hours", True).strip() or hours)
 

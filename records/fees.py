@@ -1,12 +1,10 @@
 """The fee schedule the clerk keeps on the web (knowledge/fee_schedule.py checks and applies it): amounts set,
 each with who entered it, when and why; undoing one withdraws it, never deletes it. Every process reads the
-entries in force when it answers (``town_with_fees``), so a change takes effect without a restart.
+entries in force when it answers (records/kept.py), so a change takes effect without a restart.
 """
 
 from __future__ import annotations
 
-import logging
-import time
 from dataclasses import dataclass
 from datetime import date, datetime
 
@@ -19,9 +17,6 @@ from knowledge.model import Town
 from . import schema as s
 from .clock import utcnow
 from .engine import db_text
-
-log = logging.getLogger(__name__)
-
 
 @dataclass(frozen=True)
 class FeeChange:
@@ -80,29 +75,3 @@ class FeeSchedule:
             q = q.where(t.c.withdrawn_at.is_(None))
         with self.engine.connect() as conn:
             return [FeeChange(**dict(r._mapping)) for r in conn.execute(q.order_by(t.c.id))]
-
-
-#: how long one process reuses the entries it read (seconds): a change reaches every answer after this
-READ_EVERY = 1.0
-#: (store, town key) -> (when read, the town as loaded, the entries read, the town with them)
-_seen: dict[tuple[int, str], tuple[float, Town, tuple, Town]] = {}
-
-
-def town_with_fees(town: Town, store) -> Town:
-    """``town`` with the fee schedule the clerk keeps in ``store``; the town as loaded (fees.yml) when the store
-    cannot be read, which is logged (answers then say "at least" the state minimum or "not published")."""
-    key = (id(store), town.key)
-    now = time.monotonic()
-    cached = _seen.get(key)
-    if cached and cached[1] is not town:
-        cached = None
-    if cached and now - cached[0] < READ_EVERY:
-        return cached[3]
-    try:
-        entries = tuple(c.entry for c in store.fee_changes(town.key, in_force=True))
-    except Exception:  # the store is down: the seed amounts, never an error in place of an answer
-        log.exception("cannot read the fee schedule of %s", town.key)
-        return town
-    out = cached[3] if cached and cached[2] == entries else fee_schedule.with_entries(town, entries)
-    _seen[key] = (now, town, entries, out)
-    return out

@@ -245,6 +245,26 @@ fee_entries = Table(
 )
 Index("ix_fee_entries_town", fee_entries.c.town, fee_entries.c.id)
 
+#: How residents reach the town's offices, as the clerk set them on the "Contacts" page (knowledge/contacts.py):
+#: one row per change, never edited; the latest row of an office in force counts; undoing stamps ``withdrawn_*``.
+contact_entries = Table(
+    "contact_entries", metadata,
+    Column("id", Integer, primary_key=True),
+    Column("town", String(40), nullable=False),
+    Column("office", String(40), nullable=False),  # "clerk" | "fire_department"
+    Column("phone", String(40), nullable=False, default=""),
+    Column("email", String(200), nullable=False, default=""),
+    Column("hours", String(200), nullable=False, default=""),
+    Column("reason", Text, nullable=False, default=""),
+    Column("entered_by", String(120), nullable=False),
+    Column("created_at", UTCDateTime, nullable=False),
+    Column("withdrawn_at", UTCDateTime, nullable=True),
+    Column("withdrawn_by", String(120), nullable=False, default=""),
+    Column("withdrawn_reason", Text, nullable=False, default=""),
+    Column("legal_hold", Boolean, nullable=False, default=False),
+)
+Index("ix_contact_entries_town", contact_entries.c.town, contact_entries.c.id)
+
 #: One row per process that checked the database can take a write (the clerk's System status page).
 heartbeats = Table(
     "heartbeats", metadata,

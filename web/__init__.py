@@ -146,12 +146,12 @@ def contacts() -> tuple[str, str]:
 
 
 def get_town():
-    """The town this site serves, with the fee schedule the clerk keeps on the web (records/fees.py)."""
+    """The town this site serves, with the fee schedule and contacts the clerk keeps on the web (records/kept.py)."""
     from knowledge import load_town
-    from records.fees import town_with_fees
+    from records.kept import town_as_kept
     key = current_app.config["TOWN"]
     cache = current_app.extensions.setdefault("towns", {})
     if key not in cache:
         cache[key] = load_town(key)
     store = current_app.extensions.get("records")
-    return town_with_fees(cache[key], store) if store is not None else cache[key]
+    return town_as_kept(cache[key], store) if store is not None else cache[key]

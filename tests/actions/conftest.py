@@ -19,8 +19,8 @@ def pinned(monkeypatch, tmp_path, request):
     monkeypatch.setenv("DATABASE_URL", f"sqlite:///{tmp_path / 'records.db'}")
     from actions import common
     monkeypatch.setattr(common, "_STORE", None)
-    if request.node.get_closest_marker("fee_schedule") is None:  # a records store per test costs ~0.4 s
-        monkeypatch.setattr(common, "with_fee_schedule", lambda t: t)
+    if request.node.get_closest_marker("kept_by_the_clerk") is None:  # a records store per test costs ~0.4 s
+        monkeypatch.setattr(common, "as_kept", lambda t: t)
     yield
 
 

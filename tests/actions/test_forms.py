@@ -4,7 +4,6 @@ from __future__ import annotations
 import asyncio
 from datetime import date, datetime, timedelta, timezone
 
-import pytest
 from rasa_sdk.executor import CollectingDispatcher
 
 from actions import common
@@ -587,18 +586,3 @@ def test_no_price_is_given_where_the_late_fee_s_amount_is_not_in_our_copy(tracke
                           purchase_day="2026-05-15")
     assert asked.startswith("When did you get the dog") and "$" not in asked, asked
 
-
-@pytest.mark.fee_schedule
-def test_a_license_answer_uses_the_amount_the_clerk_set_on_the_web_from_its_next_answer(monkeypatch):
-    """The fee schedule page (records/fees.py) reaches the action server without a restart."""
-    from knowledge import town as configured_town
-    from records import fees
-    monkeypatch.setattr(fees, "READ_EVERY", 0.0)
-    tr = make_tracker("today", "inform", slots={"dog_count": 1.0, "dogs_neutered": "all", "service_dog": "0",
-                                               "acquired": "long ago", "purchase_day": "2026-07-02"})
-    before = texts(run(ActionLicenseAnswer(), tr, {})[0])[0]
-    assert "$10.00" not in before
-    common.store().set_fee(town=configured_town(), parameter="dog_license.tax.neutered", value=10,
-                           since=date(2026, 1, 1), source="Town Board resolution 2026-3", entered_by="ann")
-    after = texts(run(ActionLicenseAnswer(), tr, {})[0])[0]
-    assert "$10.00" in after and after != before

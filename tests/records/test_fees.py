@@ -9,7 +9,7 @@ from datetime import date
 import pytest
 
 from knowledge import handlers, load_town
-from records import Store, fees
+from records import Store, kept
 from tests.records.test_store import pg_url, store  # noqa: F401 - the fixtures: every test on both databases
 
 FEB = date(2027, 2, 1)
@@ -22,7 +22,7 @@ def dunkirk():
 
 @pytest.fixture(autouse=True)
 def read_every_time(monkeypatch):
-    monkeypatch.setattr(fees, "READ_EVERY", 0.0)
+    monkeypatch.setattr(kept, "READ_EVERY", 0.0)
 
 
 def neutered_license(town):
@@ -35,9 +35,9 @@ def set_tax(store, town, value=10, since=date(2027, 1, 1), by="ann"):
 
 
 def test_an_amount_the_clerk_sets_is_used_by_the_next_answer_and_cites_its_resolution(store, dunkirk):
-    assert "$10.00" not in neutered_license(fees.town_with_fees(dunkirk, store)).lead
+    assert "$10.00" not in neutered_license(kept.town_as_kept(dunkirk, store)).lead
     set_tax(store, dunkirk)
-    answer = neutered_license(fees.town_with_fees(dunkirk, store))
+    answer = neutered_license(kept.town_as_kept(dunkirk, store))
     assert "$10.00" in answer.lead
     assert any("Town Board resolution 2026-14" in c for c in answer.caveats)
     assert "$10.00" not in neutered_license(dunkirk).lead, "the town as loaded is not changed"
@@ -45,7 +45,7 @@ def test_an_amount_the_clerk_sets_is_used_by_the_next_answer_and_cites_its_resol
 
 def test_an_amount_applies_from_its_day_only(store, dunkirk):
     set_tax(store, dunkirk, since=date(2027, 3, 1))
-    town = fees.town_with_fees(dunkirk, store)
+    town = kept.town_as_kept(dunkirk, store)
     assert "$10.00" not in neutered_license(town).lead
     assert "$10.00" in handlers.license_cost(town, on=date(2027, 3, 2), dogs=1, neutered=1).lead
 
@@ -55,9 +55,9 @@ def test_another_process_sees_the_change_on_its_next_answer(store, dunkirk, tmp_
         pytest.skip("one SQLite file opened twice stands for two processes")
     other = Store(store.url)
     try:
-        assert "$10.00" not in neutered_license(fees.town_with_fees(dunkirk, other)).lead
+        assert "$10.00" not in neutered_license(kept.town_as_kept(dunkirk, other)).lead
         set_tax(store, dunkirk)
-        assert "$10.00" in neutered_license(fees.town_with_fees(dunkirk, other)).lead
+        assert "$10.00" in neutered_license(kept.town_as_kept(dunkirk, other)).lead
     finally:
         other.close()
 
@@ -80,26 +80,26 @@ def test_an_entry_the_loader_would_refuse_is_refused_naming_its_field_and_nothin
 
 def test_undoing_an_amount_withdraws_it_and_keeps_who_did_what_and_why(store, dunkirk):
     first = set_tax(store, dunkirk, value=100, by="ann")  # a slip: $100
-    assert "$100.00" in neutered_license(fees.town_with_fees(dunkirk, store)).lead
+    assert "$100.00" in neutered_license(kept.town_as_kept(dunkirk, store)).lead
     assert store.withdraw_fee(town="dunkirk", change_id=first.id, withdrawn_by="bob", reason="typo, meant $10")
-    assert "$100.00" not in neutered_license(fees.town_with_fees(dunkirk, store)).lead
+    assert "$100.00" not in neutered_license(kept.town_as_kept(dunkirk, store)).lead
     assert not store.withdraw_fee(town="dunkirk", change_id=first.id, withdrawn_by="bob"), "undone once only"
-    [kept] = store.fee_changes("dunkirk")
-    assert (kept.entered_by, kept.reason, kept.withdrawn_by, kept.withdrawn_reason) == (
+    [entered] = store.fee_changes("dunkirk")
+    assert (entered.entered_by, entered.reason, entered.withdrawn_by, entered.withdrawn_reason) == (
         "ann", "the 2027 fee", "bob", "typo, meant $10")
-    assert kept.withdrawn_at is not None and store.fee_changes("dunkirk", in_force=True) == []
+    assert entered.withdrawn_at is not None and store.fee_changes("dunkirk", in_force=True) == []
 
 
 def test_a_later_entry_for_the_same_day_replaces_the_earlier_one(store, dunkirk):
     set_tax(store, dunkirk, value=10)
     set_tax(store, dunkirk, value=12.5)
-    assert "$12.50" in neutered_license(fees.town_with_fees(dunkirk, store)).lead
+    assert "$12.50" in neutered_license(kept.town_as_kept(dunkirk, store)).lead
 
 
 def test_one_town_s_fees_never_reach_another_town_sharing_the_database(store, dunkirk):
     mequon = load_town("mequon")
     set_tax(store, dunkirk)
-    assert "$10.00" not in neutered_license(fees.town_with_fees(mequon, store)).lead
+    assert "$10.00" not in neutered_license(kept.town_as_kept(mequon, store)).lead
     assert not store.withdraw_fee(town="mequon", change_id=store.fee_changes("dunkirk")[0].id, withdrawn_by="x")
 
 
@@ -107,4 +107,4 @@ def test_a_store_that_cannot_be_read_leaves_the_amounts_as_loaded(dunkirk):
     class Down:
         def fee_changes(self, town, in_force=False):
             raise OSError("database is down")
-    assert fees.town_with_fees(dunkirk, Down()) is dunkirk
+    assert kept.town_as_kept(dunkirk, Down()) is dunkirk

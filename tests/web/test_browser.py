@@ -122,7 +122,7 @@ def test_clerk_pages_axe_clean(browser, live):
     page.wait_for_url(live.url + "/clerk/")
     pages = ["/clerk/", "/clerk/code", "/clerk/code?q=rabies", "/clerk/code/7.02-5", "/clerk/calc/license",
              "/clerk/calc/quarantine", "/clerk/calc/burning", "/clerk/burns", "/clerk/order",
-             "/clerk/fire", "/clerk/unanswered", "/clerk/fees", "/clerk/sms", "/clerk/records"]
+             "/clerk/fire", "/clerk/unanswered", "/clerk/fees", "/clerk/contacts", "/clerk/sms", "/clerk/records"]
     problems = {}
     for path in pages:
         page.goto(live.url + path)
@@ -154,6 +154,17 @@ def test_clerk_pages_axe_clean(browser, live):
     page.wait_for_selector("button:has-text('Undo entry')")
     if axe_violations(page):
         problems["fee history"] = axe_violations(page)
+    page.goto(live.url + "/clerk/contacts")
+    page.fill("#phone", "608-555-01")
+    page.click("button:has-text('Save the contact')")
+    page.wait_for_selector(".error")
+    if axe_violations(page):
+        problems["contact errors"] = axe_violations(page)
+    page.fill("#phone", "608-555-0100")
+    page.click("button:has-text('Save the contact')")
+    page.wait_for_selector("button:has-text('Undo change')")
+    if axe_violations(page):
+        problems["contact history"] = axe_violations(page)
     page.set_viewport_size({"width": 320, "height": 640})
     page.goto(live.url + "/clerk/burns")
     if axe_violations(page):

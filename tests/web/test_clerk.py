@@ -11,7 +11,7 @@ from conftest import CLERK_PW
 
 PAGES = ["/clerk/", "/clerk/code", "/clerk/code?q=barking", "/clerk/code/7.02-6", "/clerk/calc/license",
          "/clerk/calc/quarantine", "/clerk/calc/burning", "/clerk/burns", "/clerk/burns?all=1", "/clerk/burns.csv",
-         "/clerk/order", "/clerk/unanswered", "/clerk/fees", "/clerk/sms", "/clerk/records"]
+         "/clerk/order", "/clerk/unanswered", "/clerk/fees", "/clerk/contacts", "/clerk/sms", "/clerk/records"]
 
 
 @pytest.mark.parametrize("path", PAGES)

@@ -10,14 +10,14 @@ import pytest
 import yaml
 
 from conftest import CLERK_PW
-from records import fees
+from records import kept
 
 TAX = "dog_license.tax.neutered"
 
 
 @pytest.fixture(autouse=True)
 def read_every_time(monkeypatch):
-    monkeypatch.setattr(fees, "READ_EVERY", 0.0)
+    monkeypatch.setattr(kept, "READ_EVERY", 0.0)
 
 
 def entry(**changes):
