@@ -36,7 +36,7 @@ def unset(key: str) -> list[str]:
 
 #: the offices a town names (town.yml): the clerk's, and the fire department's (notified of burns)
 OFFICES = ("clerk", "fire_department")
-EMAIL = re.compile(r"[^@\s]+@[^@\s]+\.[A-Za-z]{2,}")
+EMAIL = re.compile(r"[^@\s()<>\[\]]+@[^@\s()<>\[\]]+\.[A-Za-z]{2,}")
 #: the longest hours text ("Mon-Thu 9 a.m.-noon; Fri by appointment")
 HOURS_MAX = 120
 
@@ -52,7 +52,7 @@ class ContactEntry:
 
 
 def usual_phone(phone: str) -> str | None:
-    """A US phone number written the usual way ("(608) 555-0100"); None when it is not one."""
+    """A phone number written the usual way ("(608) 555-0100", "+44 20 7946 0958"); None when it is not one."""
     import phonenumbers
     try:
         number = phonenumbers.parse(phone, "US")
@@ -60,7 +60,9 @@ def usual_phone(phone: str) -> str | None:
         return None
     if not phonenumbers.is_possible_number(number):
         return None
-    return phonenumbers.format_number(number, phonenumbers.PhoneNumberFormat.NATIONAL)
+    usual = phonenumbers.PhoneNumberFormat.NATIONAL if number.country_code == 1 else \
+        phonenumbers.PhoneNumberFormat.INTERNATIONAL  # "+44 20 7946 0958" keeps its country
+    return phonenumbers.format_number(number, usual)
 
 
 def problems(phone: str, email: str, hours: str = "") -> dict[str, str]:

@@ -16,6 +16,8 @@ from .model import Parameter, Town, Value
 
 #: the longest a source may be ("Town Board resolution 2026-14, adopted 2026-12-08")
 SOURCE_MAX = 300
+#: the largest amount taken (dollars): not law, a check against a slip of the keyboard ("1000000" for "10.00")
+AMOUNT_MAX = Decimal("100000")
 
 
 @dataclass(frozen=True)
@@ -45,6 +47,8 @@ def problems(params: dict[str, Parameter], parameter: Any, value: Any, since: An
         out["value"] = f"must be an amount in dollars, like 10 or 12.50, not {value!r}"
     elif amount < 0:
         out["value"] = f"must not be negative: {value}"
+    elif amount > AMOUNT_MAX:
+        out["value"] = f"more than ${AMOUNT_MAX:,}: {value} (a slip of the keyboard?)"
     elif amount != amount.quantize(Decimal("0.01")):
         out["value"] = f"must be whole cents: {value}"
     if not isinstance(since, date):

@@ -99,9 +99,9 @@ def _leads(rule) -> bool:
     return isinstance(rule, Rule) and bool(rule.lead) and bool(rule.asks)
 
 
-def _document(topic: Topic, name: str, rule: Rule) -> list[str]:
-    return words(" ".join((topic.title, name.replace("_", " "), rule.text, rule.lead, rule.asks * 2,
-                           rule.citation.quote)))
+def _document(topic: Topic, name: str, rule: Rule, without_name=lambda text: text) -> list[str]:
+    return words(without_name(" ".join((topic.title, name.replace("_", " "), rule.text, rule.lead, rule.asks * 2,
+                                        rule.citation.quote))))
 
 
 class Ranker:
@@ -114,20 +114,24 @@ class Ranker:
         import bm25s  # here, not at the top: it pulls in jax and scipy (seconds), which loading a town never needs
 
         self.index = bm25s.BM25()
-        #: the town's own name ("Town of Dunkirk", "Dunkirk"): in many rules' words, so it tells no rule apart
-        self.own_name = set(words(f"{town.name} {town.short_name}"))
-        corpus = [[w for w in _document(town.topics[k], n, r) if w not in self.own_name]
-                  for k, n, r in self.entries] or [["empty"]]
+        #: the town's own name ("Town of Dunkirk", "Dunkirk"), taken out of rules and questions as a phrase: in
+        #: many rules' words, it tells no rule apart (and a Town of Burns keeps "burning")
+        names = sorted({n for n in (town.name, town.short_name) if n}, key=len, reverse=True)
+        self.own_name = re.compile(r"\b(?:" + "|".join(map(re.escape, names)) + r")\b", re.I) if names else None
+        corpus = [_document(town.topics[k], n, r, self.without_name) for k, n, r in self.entries] or [["empty"]]
         self.index.index(corpus, show_progress=False)
         #: each entry's `when_said` as groups of stems (None: always ranked), stemmed once here
         self.said_groups = [[set(words(g)) for g in r.when_said.split(";") if words(g)] if r.when_said else None
                             for _, _, r in self.entries]
 
     def scores(self, question: str) -> list[float]:
-        terms = [w for w in words(question) if w in self.index.vocab_dict and w not in self.own_name]
+        terms = [w for w in words(self.without_name(question)) if w in self.index.vocab_dict]
         if not terms or not self.entries:
             return [0.0] * len(self.entries)
         return [float(s) for s in self.index.get_scores(terms)]
+
+    def without_name(self, text: str) -> str:
+        return self.own_name.sub(" ", text or "") if self.own_name else text
 
     def combined(self, question: str) -> tuple[list[float], bool]:
         """Each entry's score for ``question`` and whether meaning was part of it: similarity of meaning plus

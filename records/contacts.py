@@ -11,6 +11,7 @@ from sqlalchemy.engine import Engine
 
 from knowledge import contacts
 
+from . import kept
 from . import schema as s
 from .clock import utcnow
 from .engine import db_text
@@ -54,6 +55,7 @@ class ContactBook:
                    created_at=now or utcnow(), withdrawn_by="", withdrawn_reason="", legal_hold=False)
         with self.engine.begin() as conn:
             new_id = conn.execute(insert(s.contact_entries).values(**row)).inserted_primary_key[0]
+        kept.forget(self, town)
         return ContactChange(id=new_id, **row)
 
     def withdraw_contact(self, *, town: str, change_id: int, withdrawn_by: str, reason: str = "",
@@ -64,6 +66,7 @@ class ContactBook:
             done = conn.execute(update(t).where(t.c.id == change_id, t.c.town == town, t.c.withdrawn_at.is_(None))
                                 .values(withdrawn_at=now or utcnow(), withdrawn_by=withdrawn_by,
                                         withdrawn_reason=db_text(" ".join((reason or "").split()))))
+        kept.forget(self, town)
         return done.rowcount == 1
 
     def contact_changes(self, town: str, in_force: bool = False) -> list[ContactChange]:

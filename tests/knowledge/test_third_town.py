@@ -355,3 +355,16 @@ def test_the_town_s_own_name_in_a_question_does_not_move_the_rule_ranking(fairvi
     ranker = rules.ranker(fairview)
     assert ranker.scores(f"{question} in fairview") == ranker.scores(question)
     assert ranker.scores(f"{question}, Town of Fairview") == ranker.scores(question)
+
+
+def test_a_town_whose_name_is_a_word_of_the_law_keeps_that_word_in_its_rules_and_questions(fairview):
+    """A Town of Burns: its name is taken out as a phrase, so "burn", "burning" still find the burning rules."""
+    import copy
+    from knowledge import rules
+    burns = copy.copy(fairview)
+    burns.name, burns.short_name = "Town of Burns", "Burns"
+    burns.__dict__.pop("_rule_ranker", None)
+    question = "can I burn?"
+    ours, theirs = rules.Ranker(burns).scores(question), rules.Ranker(fairview).scores(question)
+    assert max(ours) > 0
+    assert ours.index(max(ours)) == theirs.index(max(theirs))

@@ -34,6 +34,7 @@ def test_a_phone_the_clerk_sets_is_written_the_usual_way_and_given_with_the_offi
 @pytest.mark.parametrize("office, phone, email, hours, field", [
     ("clerk", "555-01", "", "", "phone"),
     ("clerk", "", "clerk at dunkirk", "", "email"),
+    ("clerk", "", "[x](http://example.com)a@b.com", "", "email"),
     ("clerk", "", "", "x" * 200, "hours"),
     ("mayor", "608-555-0100", "", "", "office"),
 ])
@@ -83,3 +84,27 @@ def test_a_store_that_cannot_be_read_is_asked_again_only_after_a_while_not_on_ev
     store = Down()
     assert kept.town_as_kept(dunkirk, store) is dunkirk and kept.town_as_kept(dunkirk, store) is dunkirk
     assert len(calls) == 1
+
+
+def test_a_number_abroad_keeps_its_country_code(store, dunkirk):
+    store.set_contact(town="dunkirk", office="clerk", phone="+44 20 7946 0958", entered_by="ann")
+    assert kept.town_as_kept(dunkirk, store).clerk.phone == "+44 20 7946 0958"
+
+
+def test_the_process_that_saves_a_change_uses_it_at_once_however_long_it_reuses_a_read(store, dunkirk, monkeypatch):
+    monkeypatch.setattr(kept, "READ_EVERY", 60.0)
+    assert kept.town_as_kept(dunkirk, store).clerk.phone == ""
+    change = store.set_contact(town="dunkirk", office="clerk", phone="608-555-0100", entered_by="ann")
+    assert kept.town_as_kept(dunkirk, store).clerk.phone == "(608) 555-0100"
+    store.withdraw_contact(town="dunkirk", change_id=change.id, withdrawn_by="ann")
+    assert kept.town_as_kept(dunkirk, store).clerk.phone == ""
+
+
+def test_when_the_store_goes_down_the_last_good_read_stands_not_the_data_folder(store, dunkirk, monkeypatch):
+    store.set_contact(town="dunkirk", office="clerk", phone="608-555-0100", entered_by="ann")
+    assert kept.town_as_kept(dunkirk, store).clerk.phone == "(608) 555-0100"
+
+    def down(town, in_force=False):
+        raise OSError("database is down")
+    monkeypatch.setattr(store, "contact_changes", down)
+    assert kept.town_as_kept(dunkirk, store).clerk.phone == "(608) 555-0100"

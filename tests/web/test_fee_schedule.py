@@ -55,6 +55,10 @@ def test_a_saved_amount_is_listed_with_who_and_why_and_used_by_the_calculator_at
     ({"value": "10.005"}, "whole cents"),
     ({"since": "2027-13-01"}, "Not a valid date"),
     ({"source": ""}, "This field is required"),
+    ({"reason": ""}, "This field is required"),
+    ({"value": "1e30"}, "a slip of the keyboard"),
+    ({"value": "99999999999999999999"}, "a slip of the keyboard"),
+    ({"value": "NaN"}, "must be an amount in dollars"),
 ])
 def test_an_entry_the_loader_would_refuse_gets_a_400_naming_the_problem_and_nothing_is_kept(
         clerk_client, store, changes, says):
@@ -122,3 +126,19 @@ def test_saving_an_amount_needs_the_csrf_token(make_app, store):
     c.post("/clerk/login", data={"username": "ann", "password": CLERK_PW, "csrf_token": token})
     assert c.post("/clerk/fees", data=entry()).status_code == 400
     assert store.fee_changes("dunkirk") == []
+
+
+@pytest.mark.parametrize("change_id", ["\u00b2", "99999999999999999999", "-1", ""])
+def test_undoing_an_entry_that_cannot_exist_is_a_400_not_an_error(clerk_client, change_id):
+    assert clerk_client.post("/clerk/fees/undo", data={"change_id": change_id, "reason": "r"}).status_code == 400
+
+
+def test_the_fire_department_cannot_undo_an_entry(make_app, store):
+    from knowledge import load_town
+    change = store.set_fee(town=load_town("dunkirk"), parameter=TAX, value=10, since=__import__("datetime").date(
+        2027, 1, 1), source="res 14", entered_by="ann")
+    store.create_clerk("engine1", CLERK_PW, role="fire")
+    c = make_app(WTF_CSRF_ENABLED=False).test_client()
+    c.post("/clerk/login", data={"username": "engine1", "password": CLERK_PW})
+    assert c.post("/clerk/fees/undo", data={"change_id": str(change.id), "reason": "r"}).status_code == 403
+    assert store.fee_changes("dunkirk", in_force=True) != []

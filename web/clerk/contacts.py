@@ -5,10 +5,10 @@ answer without a restart. The Fire Department's accounts read only."""
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, flash, g, redirect, render_template, url_for
+from flask import Blueprint, abort, flash, g, redirect, render_template, request, url_for
 from flask_wtf import FlaskForm
 from wtforms import HiddenField, SelectField, StringField, TextAreaField
-from wtforms.validators import DataRequired, Length, Optional
+from wtforms.validators import DataRequired, Length, Optional, Regexp
 
 from knowledge import contacts
 
@@ -24,11 +24,12 @@ class ContactForm(FlaskForm):
     email = StringField("Email (leave empty if none)", validators=[Optional(), Length(max=200)])
     hours = StringField("Hours, as residents should read them (leave empty if none)",
                         validators=[Optional(), Length(max=contacts.HOURS_MAX)])
-    reason = TextAreaField("Why you are changing it (kept in the history)", validators=[Optional(), Length(max=500)])
+    reason = TextAreaField("Why you are changing it (kept in the history)", validators=[DataRequired(),
+                                                                                        Length(max=500)])
 
 
 class UndoForm(FlaskForm):
-    change_id = HiddenField(validators=[DataRequired()])
+    change_id = HiddenField(validators=[DataRequired(), Regexp(r"^[0-9]{1,9}$")])
     reason = StringField("Why undo it", validators=[DataRequired(), Length(max=500)])
 
 
@@ -43,9 +44,12 @@ def _choices(t, form) -> None:
 
 def _page(form=None, undo=None, status=200):
     t = get_town()
-    if form is None:
-        form = ContactForm(formdata=None, office="clerk", phone=t.clerk.phone, email=t.clerk.email,
-                           hours=t.clerk.hours)
+    if form is None:  # the office asked for (?office=fire_department), with what residents are given now
+        offices = dict(_offices(t))
+        key = request.args.get("office", "clerk")
+        key = key if key in offices else "clerk"
+        form = ContactForm(formdata=None, office=key, phone=offices[key].phone, email=offices[key].email,
+                           hours=offices[key].hours)
     _choices(t, form)
     names = dict((key, office.name) for key, office in _offices(t))
     return render_template("clerk/contacts.html", town=t, offices=_offices(t), form=form,
@@ -75,7 +79,10 @@ def save():
         return _page(form=form, status=400)
     change = get_store().set_contact(town=t.key, office=form.office.data, reason=form.reason.data or "",
                                      entered_by=g.clerk.username, **values)
-    flash(f"Saved (change {change.id}): answers now give {dict(_offices(get_town()))[change.office]}.")
+    office = dict(_offices(t))[change.office]
+    given = ", ".join(v for v in (change.phone, change.email) if v) or "no phone or email"
+    flash(f"Saved (change {change.id}): answers now give {office.name}, {given}"
+          + (f" ({change.hours})." if change.hours else "."))
     return redirect(url_for("clerk.contacts.index"))
 
 
@@ -83,7 +90,7 @@ def save():
 @login_required
 def undo():
     form = UndoForm()
-    if not form.validate() or not form.change_id.data.isdigit():
+    if not form.validate():
         return _page(undo=form, status=400)
     if not get_store().withdraw_contact(town=get_town().key, change_id=int(form.change_id.data),
                                         withdrawn_by=g.clerk.username, reason=form.reason.data):

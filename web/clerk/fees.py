@@ -11,7 +11,7 @@ import yaml
 from flask import Blueprint, Response, abort, flash, g, redirect, render_template, url_for
 from flask_wtf import FlaskForm
 from wtforms import DateField, HiddenField, SelectField, StringField, TextAreaField
-from wtforms.validators import DataRequired, InputRequired, Length, Optional
+from wtforms.validators import DataRequired, InputRequired, Length, Regexp
 
 from knowledge import fee_schedule, handlers
 from knowledge.fee_schedule import FeeEntry
@@ -29,11 +29,12 @@ class FeeForm(FlaskForm):
     since = DateField("In force from", validators=[InputRequired()])
     source = StringField("Resolution or notice that set it", validators=[DataRequired(),
                                                                           Length(max=fee_schedule.SOURCE_MAX)])
-    reason = TextAreaField("Why you are entering it (kept in the history)", validators=[Optional(), Length(max=500)])
+    reason = TextAreaField("Why you are entering it (kept in the history)", validators=[DataRequired(),
+                                                                                      Length(max=500)])
 
 
 class UndoForm(FlaskForm):
-    change_id = HiddenField(validators=[DataRequired()])
+    change_id = HiddenField(validators=[DataRequired(), Regexp(r"^[0-9]{1,9}$")])
     reason = StringField("Why undo it", validators=[DataRequired(), Length(max=500)])
 
 
@@ -54,7 +55,7 @@ def _rows(t, today: date) -> list[dict]:
 
 def preview(t, entry: FeeEntry) -> list[tuple[str, str, str]]:
     """What residents would be told with ``entry``, as (situation, before, after), for the answers it changes:
-    the sentences of the code's topics that name the amount, and the license cost of one dog on the day it
+    the sentences of the code's topics that name the amount, and the license cost of one dog today, on the day it
     takes effect and at the end of that year (late). Only what changes is listed."""
     after_town = fee_schedule.with_entries(t, [entry])
     day = entry.since
@@ -66,8 +67,10 @@ def preview(t, entry: FeeEntry) -> list[tuple[str, str, str]]:
             before, after = t.render(text, day), after_town.render(text, day)
             if before != after:
                 out.append((f"{topic.title}, on {day:%B} {day.day}, {day.year}", before, after))
+    today = local_now().date()
+    days = dict.fromkeys(d for d in (today, day, date(day.year, 12, 31)) if d >= min(today, day))
     for label, args in LICENSE_SAMPLES:
-        for on in (day, date(day.year, 12, 31)):  # the day it takes effect; the year's last day (late)
+        for on in days:  # today, the day it takes effect, that year's last day (late)
             try:
                 before = handlers.license_cost(t, on=on, **args).lead
                 after = handlers.license_cost(after_town, on=on, **args).lead
@@ -150,7 +153,7 @@ def save():
 @login_required
 def undo():
     form = UndoForm()
-    if not form.validate() or not form.change_id.data.isdigit():
+    if not form.validate():
         return _page(undo=form, status=400)
     if not get_store().withdraw_fee(town=get_town().key, change_id=int(form.change_id.data),
                                     withdrawn_by=g.clerk.username, reason=form.reason.data):
