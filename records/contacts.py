@@ -6,12 +6,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import insert, select, update
 from sqlalchemy.engine import Engine
 
 from knowledge import contacts
 
-from . import kept
+from . import clerk_edits as edits
 from . import schema as s
 from .clock import utcnow
 from .engine import db_text
@@ -50,30 +49,17 @@ class ContactBook:
         """Record an office's phone, email and hours (all three: a value left "" is not given); ValueError
         ("field: problem") when knowledge/contacts.py refuses them."""
         e = contacts.entry(office, db_text(phone or ""), db_text(email or ""), db_text(hours or ""))
-        row = dict(town=town, office=e.office, phone=e.phone, email=e.email, hours=e.hours,
-                   reason=db_text(" ".join((reason or "").split())), entered_by=entered_by,
-                   created_at=now or utcnow(), withdrawn_by="", withdrawn_reason="", legal_hold=False)
-        with self.engine.begin() as conn:
-            new_id = conn.execute(insert(s.contact_entries).values(**row)).inserted_primary_key[0]
-        kept.forget(self, town)
-        return ContactChange(id=new_id, **row)
+        row = dict(office=e.office, phone=e.phone, email=e.email, hours=e.hours, reason=edits.one_line(reason),
+                   entered_by=entered_by, created_at=now or utcnow(), withdrawn_by="", withdrawn_reason="",
+                   legal_hold=False)
+        return ContactChange(id=edits.add(self, s.contact_entries, town, row), town=town, **row)
 
     def withdraw_contact(self, *, town: str, change_id: int, withdrawn_by: str, reason: str = "",
                          now: datetime | None = None) -> bool:
         """Undo a change; the office's earlier values count again. False when there is no such change in force."""
-        t = s.contact_entries
-        with self.engine.begin() as conn:
-            done = conn.execute(update(t).where(t.c.id == change_id, t.c.town == town, t.c.withdrawn_at.is_(None))
-                                .values(withdrawn_at=now or utcnow(), withdrawn_by=withdrawn_by,
-                                        withdrawn_reason=db_text(" ".join((reason or "").split()))))
-        kept.forget(self, town)
-        return done.rowcount == 1
+        return edits.withdraw(self, s.contact_entries, town=town, change_id=change_id, withdrawn_by=withdrawn_by,
+                              reason=reason, now=now)
 
     def contact_changes(self, town: str, in_force: bool = False) -> list[ContactChange]:
         """Every change entered for ``town``, oldest first (``in_force``: those not withdrawn)."""
-        t = s.contact_entries
-        q = select(t).where(t.c.town == town)
-        if in_force:
-            q = q.where(t.c.withdrawn_at.is_(None))
-        with self.engine.connect() as conn:
-            return [ContactChange(**dict(r._mapping)) for r in conn.execute(q.order_by(t.c.id))]
+        return edits.changes(self.engine, s.contact_entries, town, in_force, ContactChange)

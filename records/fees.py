@@ -8,16 +8,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date, datetime
 
-from sqlalchemy import insert, select, update
 from sqlalchemy.engine import Engine
 
 from knowledge import fee_schedule
 from knowledge.model import Town
 
-from . import kept
+from . import clerk_edits as edits
 from . import schema as s
 from .clock import utcnow
 from .engine import db_text
+
 
 @dataclass(frozen=True)
 class FeeChange:
@@ -51,30 +51,17 @@ class FeeSchedule:
                 entered_by: str, now: datetime | None = None) -> FeeChange:
         """Record an amount; ValueError ("field: problem") when knowledge/fee_schedule.py refuses it."""
         e = fee_schedule.entry(town.parameters, parameter, value, since, db_text(source))
-        row = dict(town=town.key, parameter=e.parameter, amount_cents=round(e.value * 100), since=e.since,
-                   source=e.source, reason=db_text(" ".join((reason or "").split())), entered_by=entered_by,
-                   created_at=now or utcnow(), withdrawn_by="", withdrawn_reason="", legal_hold=False)
-        with self.engine.begin() as conn:
-            new_id = conn.execute(insert(s.fee_entries).values(**row)).inserted_primary_key[0]
-        kept.forget(self, town.key)
-        return FeeChange(id=new_id, **row)
+        row = dict(parameter=e.parameter, amount_cents=round(e.value * 100), since=e.since, source=e.source,
+                   reason=edits.one_line(reason), entered_by=entered_by, created_at=now or utcnow(),
+                   withdrawn_by="", withdrawn_reason="", legal_hold=False)
+        return FeeChange(id=edits.add(self, s.fee_entries, town.key, row), town=town.key, **row)
 
     def withdraw_fee(self, *, town: str, change_id: int, withdrawn_by: str, reason: str = "",
                      now: datetime | None = None) -> bool:
         """Undo an amount the clerk entered; False when there is no such entry in force for ``town``."""
-        t = s.fee_entries
-        with self.engine.begin() as conn:
-            done = conn.execute(update(t).where(t.c.id == change_id, t.c.town == town, t.c.withdrawn_at.is_(None))
-                                .values(withdrawn_at=now or utcnow(), withdrawn_by=withdrawn_by,
-                                        withdrawn_reason=db_text(" ".join((reason or "").split()))))
-        kept.forget(self, town)
-        return done.rowcount == 1
+        return edits.withdraw(self, s.fee_entries, town=town, change_id=change_id, withdrawn_by=withdrawn_by,
+                              reason=reason, now=now)
 
     def fee_changes(self, town: str, in_force: bool = False) -> list[FeeChange]:
         """Every amount entered for ``town``, oldest first (``in_force``: those not withdrawn)."""
-        t = s.fee_entries
-        q = select(t).where(t.c.town == town)
-        if in_force:
-            q = q.where(t.c.withdrawn_at.is_(None))
-        with self.engine.connect() as conn:
-            return [FeeChange(**dict(r._mapping)) for r in conn.execute(q.order_by(t.c.id))]
+        return edits.changes(self.engine, s.fee_entries, town, in_force, FeeChange)
