@@ -32,7 +32,7 @@ def license_answer(client, day="2027-02-01"):
     return page.get_data(as_text=True)
 
 
-def test_a_preview_shows_what_residents_would_be_told_and_saves_nothing(clerk_client, store):
+def test_showing_what_residents_would_be_told_saves_nothing(clerk_client, store):
     page = clerk_client.post("/clerk/fees/preview", data=entry()).get_data(as_text=True)
     assert "Preview" in page and "$10.00" in page and "Would be told" in page
     assert store.fee_changes("dunkirk") == []
