@@ -76,12 +76,12 @@ def load_topics(path: Path, sections, params) -> dict[str, Topic]:
     return topics
 
 
-def load_gaps(path: Path, sections) -> tuple[Gap, ...]:
+def load_gaps(path: Path, sections, params: dict | None = None) -> tuple[Gap, ...]:
     f = File(path)
     catalogue = _load_catalogue()
     gaps = []
     for i, raw in enumerate(f.listing(f.data, "(top)")):
-        g = f.mapping(raw, f"[{i}]", {"id", "section", "what", "affects"})
+        g = f.mapping(raw, f"[{i}]", {"id", "section", "what", "affects"}, {"filled_by", "filled"})
         ref = f.text(str(g["section"]), f"[{i}].section")
         if resolve(sections, ref) is None:
             raise f.fail(f"{g['id']}.section", f"{ref!r} is not a section of the code")
@@ -89,7 +89,17 @@ def load_gaps(path: Path, sections) -> tuple[Gap, ...]:
         for a in affects:
             if a not in catalogue:
                 raise f.fail(f"{g['id']}.affects", f"unknown topic {a!r}")
-        gaps.append(Gap(f.text(g["id"], f"[{i}].id"), ref, f.text(g["what"], f"{g['id']}.what"), affects))
+        filled_by = tuple(str(n) for n in f.listing(g["filled_by"], f"{g['id']}.filled_by")) if "filled_by" in g \
+            else ()
+        for n in filled_by:
+            if params is not None and (n not in params or not params[n].delegated_to):
+                raise f.fail(f"{g['id']}.filled_by", f"{n!r} is not an amount the code delegates (parameters/*.yml "
+                                                     "`delegated:`)")
+        if "filled" in g and not filled_by:
+            raise f.fail(f"{g['id']}.filled", "says what answers say once `filled_by` amounts are set: name them")
+        filled = f.text(g["filled"], f"{g['id']}.filled", True).strip() if "filled" in g else ""
+        gaps.append(Gap(f.text(g["id"], f"[{i}].id"), ref, f.text(g["what"], f"{g['id']}.what"), affects,
+                        filled_by, " ".join(filled.split())))
     return tuple(gaps)
 
 

@@ -80,7 +80,7 @@ def load_town(key: str, root: Path | None = None) -> Town:
                                  f"names no parameter: {p.minimum!r}")
     apply_fee_schedule(folder / "fees.yml", params)
     topics = load_topics(folder / "topics.yml", all_sections, params)
-    gaps = load_gaps(folder / "gaps.yml", all_sections)
+    gaps = load_gaps(folder / "gaps.yml", all_sections, params)
     materials = load_materials(folder / "materials.yml", all_sections)
     definitions = load_definitions(folder / "definitions.yml", all_sections)
     scheme = load_burning_scheme(f, t.get("burning"), all_sections, params, topics,

@@ -215,6 +215,10 @@ class Gap:
     section: str
     what: str
     affects: tuple[str, ...]
+    #: delegated amounts the gap is about (gaps.yml `filled_by`): once the fee schedule gives each of them an
+    #: amount on the day asked, answers say `filled` instead of `what` (nothing when `filled` is "")
+    filled_by: tuple[str, ...] = ()
+    filled: str = ""
 
 
 @dataclass(frozen=True)

@@ -91,15 +91,25 @@ def ask_clerk(town: Town) -> str:
     return f"the {town.short_name} Clerk{phone}"
 
 
-def add_gaps(answer: Answer, town: Town, topic: str) -> None:
+def add_gaps(answer: Answer, town: Town, topic: str, day: date | None = None) -> None:
     """The gaps of our copy that bear on ``topic``, as caveats; who sets a missing fee is the town's own word
-    (town.yml `fees_set_by`), for render.gap_lines."""
-    if town.gaps_for(topic):
+    (town.yml `fees_set_by`), for render.gap_lines. A gap about amounts the fee schedule gives on ``day`` is told
+    in its `filled` words, or not at all."""
+    said = [w for w in (gap_words(town, g, day) for g in town.gaps_for(topic)) if w]
+    if said:
         answer.data.setdefault("fees_set_by", town.fees_set_by)
-    for gap in town.gaps_for(topic):
-        text = f"Our copy of the code has a gap: {gap.what}"
+    for words in said:
+        text = f"Our copy of the code has a gap: {words}"
         if text not in answer.caveats:
             answer.caveats.append(text)
+
+
+def gap_words(town: Town, gap, day: date | None) -> str:
+    """What an answer on ``day`` says of ``gap``: `filled` once the fee schedule gives each `filled_by` amount."""
+    if gap.filled_by and day is not None and all(
+            (v := town.param(n).at(day)) is not None and v.source for n in gap.filled_by):
+        return gap.filled
+    return gap.what
 
 
 def add_contact(answer: Answer, town: Town) -> None:

@@ -140,7 +140,7 @@ def license_cost(town: Town, *, on: date, dogs: int = 1, neutered: int | None = 
     answer.result = cost_result(*facts, rates_exact)
     set_cost_lead(answer, facts, chosen=chosen, taxed=taxed, exact=exact_total)
     _limit_warning(answer, town, dogs, on)
-    add_gaps(answer, town, "license_cost")
+    add_gaps(answer, town, "license_cost", on)
     add_contact(answer, town)
     return answer
 

@@ -149,7 +149,7 @@ def license_deadline(town: Town, *, on: date, moved_in: date | None = None, acqu
     else:
         add_contact(answer, town)
     answer.value = answer.data.get("deadline")
-    add_gaps(answer, town, "late_fee")
+    add_gaps(answer, town, "late_fee", on)
     return answer
 
 
@@ -183,6 +183,6 @@ def late_fee_due(town: Town, *, on: date, acquired: date | None = None, moved_in
     answer.step(rule.text, *rule.citations)
     answer.value = rule.late
     answer.data["deadline"] = rule.deadline.isoformat() if rule.deadline else None
-    add_gaps(answer, town, "late_fee")
+    add_gaps(answer, town, "late_fee", on)
     add_contact(answer, town)
     return answer

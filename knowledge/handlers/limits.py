@@ -92,7 +92,7 @@ def animal_limits(town: Town, *, on: date, dogs: int | None = None, cats: int | 
     for c in topic.citations:
         answer.cite(c)
     answer.caveats.extend(town.render(c, on) for c in topic.caveats)
-    add_gaps(answer, town, "animal_limits")
+    add_gaps(answer, town, "animal_limits", on)
     add_contact(answer, town)
     return answer
 

@@ -48,7 +48,7 @@ def topic(town: Town, key: str, *, on: date, animal: str | None = None, question
         answer.lead = rules.lead_of(town, chosen.rule, on)
         answer.data["rule"] = f"{chosen.topic}.{chosen.name}"
         answer.step(answer.result, chosen.rule.citation)
-        add_gaps(answer, town, key)
+        add_gaps(answer, town, key, on)
         add_contact(answer, town)
         return answer
     if rule is not None:
@@ -67,7 +67,7 @@ def topic(town: Town, key: str, *, on: date, animal: str | None = None, question
     for c in t.citations:
         answer.cite(c)
     answer.caveats.extend(town.render(c, on) for c in t.caveats)
-    add_gaps(answer, town, key)
+    add_gaps(answer, town, key, on)
     add_contact(answer, town)
     return answer
 

@@ -58,6 +58,6 @@ def measured(town: Town, *, topic: str, rule: str, amount: float, unit: str, on:
     answer.data.update(rule=f"{topic}.{rule}", amount=amount, limit=limit)
     answer.step(f"{p.description}: {words}; you said {said}.", p.reference)
     answer.step(town.render(r.text, on), r.citation)
-    add_gaps(answer, town, topic)
+    add_gaps(answer, town, topic, on)
     add_contact(answer, town)
     return answer

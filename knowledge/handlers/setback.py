@@ -52,6 +52,6 @@ def burn_setback(town: Town, *, distance_feet: float, on: date) -> Answer:
     answer.value = value
     answer.data.update(distance_feet=distance_feet, setback_feet=setback)
     answer.caveats.extend(town.render(c, on) for c in topic.caveats)
-    add_gaps(answer, town, "burn_setbacks")
+    add_gaps(answer, town, "burn_setbacks", on)
     add_contact(answer, town)
     return answer

@@ -56,6 +56,6 @@ def vaccination_due(town: Town, *, on: date, obtained: date, age_months: float |
                     + (" (already past)." if due < on else "."), town.param(DAYS).reference)
         if age_months is None and young is not None:  # for a dog of the vaccination age when got
             answer.caveats.append(town.render(young.text, obtained))
-    add_gaps(answer, town, "rabies_vaccination")
+    add_gaps(answer, town, "rabies_vaccination", on)
     add_contact(answer, town)
     return answer
