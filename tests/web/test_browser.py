@@ -146,6 +146,7 @@ def test_clerk_pages_axe_clean(browser, live):
     page.fill("#value", "10.00")
     page.fill("#since", "2027-01-01")
     page.fill("#source", "Town Board resolution 2026-14")
+    page.fill("#reason", "the 2027 license fee")
     page.click("button:has-text('Preview what residents are told')")
     page.wait_for_selector("#preview-h")
     if axe_violations(page):
@@ -161,6 +162,7 @@ def test_clerk_pages_axe_clean(browser, live):
     if axe_violations(page):
         problems["contact errors"] = axe_violations(page)
     page.fill("#phone", "608-555-0100")
+    page.fill("#reason", "the office's new line")
     page.click("button:has-text('Save the contact')")
     page.wait_for_selector("button:has-text('Undo change')")
     if axe_violations(page):
